@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# `npm test`: everything CI checks, cheapest failure first. Extra arguments are ignored.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "1/7 install"
+# npm writes node_modules/.package-lock.json on every install, so an older one means a stale install.
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  npm ci
+else
+  echo "node_modules is up to date with package-lock.json"
+fi
+
+step "2/7 infrastructure (PostgreSQL, Redis, NATS JetStream)"
+node deploy/infra.mjs
+
+step "3/7 generated code is up to date"
+npm run gen
+# An assignment, so that a failing git stops the script instead of passing as "no changes".
+stale=$(git status --porcelain -- protos/src/gen)
+if [ -n "$stale" ]; then
+  echo "$stale"
+  git --no-pager diff -- protos/src/gen
+  echo "generated code is stale: run npm run gen and commit" >&2
+  exit 1
+fi
+
+step "4/7 build"
+npm run build
+
+step "5/7 lint"
+npm run lint
+
+step "6/7 unit and contract tests"
+npx jest --selectProjects unit ${CI:+--ci}
+
+step "7/7 end-to-end tests"
+npx jest --selectProjects e2e --runInBand ${CI:+--ci}

@@ -1,0 +1,58 @@
+import Koa from "koa";
+import Router from "@koa/router";
+import { bodyParser } from "@koa/bodyparser";
+import { readiness, type Logger, type ReadinessCheck } from "@canopy/kit";
+import { HttpError, routeNotFoundError } from "./http/errors";
+import { sendJson } from "./http/json";
+import { authenticate } from "./middleware/authenticate";
+import type { RateLimits } from "./middleware/rate-limit";
+import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
+import type { RouteDeps } from "./routes/context";
+import { metaRoutes } from "./routes/meta";
+import { tokenRoutes } from "./routes/tokens";
+import { userRoutes } from "./routes/users";
+
+export interface AppDeps extends RouteDeps {
+  log: Logger;
+  limits: RateLimits;
+  checks: ReadinessCheck[];
+}
+
+/** The HTTP edge: health, then `/api/v4` (authenticated, rate limited), then GitLab's catch-alls. */
+export function createApp(deps: AppDeps): Koa {
+  const app = new Koa({ proxy: deps.config.CANOPY_TRUST_PROXY });
+  const limit = deps.config.CANOPY_MAX_BODY_BYTES;
+
+  const health = new Router();
+  health.get("/-/health", (ctx) => {
+    ctx.type = "text/plain";
+    ctx.body = "GitLab OK";
+  });
+  health.get("/-/liveness", (ctx) => sendJson(ctx, 200, { status: "ok" }));
+  health.get("/-/readiness", async (ctx) => {
+    const result = await readiness(deps.checks);
+    sendJson(ctx, result.failed.length ? 503 : 200, result);
+  });
+
+  const api = new Router({ prefix: "/api/v4" });
+  api.use(authenticate(deps.cache, deps.limits, deps.auth));
+  userRoutes(api, deps);
+  tokenRoutes(api, deps);
+  metaRoutes(api);
+
+  app
+    .use(requestId)
+    .use(accessLog(deps.log))
+    .use(errorHandler(deps.log))
+    .use(health.routes())
+    .use(apiHeaders)
+    .use(bodyParser({ enableTypes: ["json", "form"], jsonLimit: limit, formLimit: limit, encoding: "utf-8" }))
+    .use(api.routes())
+    .use(async (ctx) => {
+      if (ctx.path.startsWith("/api/v3/")) {
+        throw new HttpError(410, { error: "API V3 is no longer supported. Use API V4 instead." });
+      }
+      throw routeNotFoundError();
+    });
+  return app;
+}

@@ -1,0 +1,13 @@
+import { common } from "@canopy/protos";
+
+export const ANONYMOUS: common.Actor = {
+  userId: 0,
+  username: "",
+  admin: false,
+  scopes: [],
+  tokenKind: common.TokenKind.TOKEN_KIND_UNSPECIFIED,
+  tokenId: 0,
+  impersonatorId: 0,
+};
+
+export const isSignedIn = (actor: common.Actor) => actor.userId > 0;

@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { Logger, PromiseClient, RedisClient } from "@canopy/kit";
+import { auth } from "@canopy/protos";
+
+type Answer = auth.AuthenticateResponse;
+type Entry = { answer: Answer; userId: number; tokenId: number };
+
+const REFUSAL_TTL_MS = 10_000;
+const redisKey = (key: string) => `canopy:authn:${key}`;
+const redisIndex = (kind: "token" | "user", id: number) => `canopy:authn:${kind}:${id}`;
+
+/**
+ * Answers of the auth service's Authenticate, cached twice: in this process (no I/O at all) and in
+ * Redis (shared by gateways, survives restarts). Keys are SHA-256 of the token, never the token.
+ *
+ * Answers are dropped at once when a token is revoked or its user blocked, updated or deleted
+ * (`dropToken` / `dropUser`, fed by events). Refusals are kept only briefly and only in process.
+ * An `epoch` guards the race where an event arrives while a lookup for the same token is in flight:
+ * the stale answer is used once but not cached.
+ */
+export class AuthenticationCache {
+  private readonly local: LRUCache<string, Entry>;
+  private readonly byToken = new Map<number, Set<string>>();
+  private readonly byUser = new Map<number, Set<string>>();
+  private epoch = 0;
+
+  constructor(
+    private readonly client: PromiseClient<typeof auth.AuthServiceService>,
+    private readonly redis: RedisClient,
+    private readonly log: Logger,
+    private readonly ttlMs: number,
+    maxEntries = 50_000,
+  ) {
+    this.local = new LRUCache<string, Entry>({
+      max: maxEntries,
+      ttl: Math.max(ttlMs, 1),
+      dispose: (entry, key) => {
+        this.byToken.get(entry.tokenId)?.delete(key);
+        this.byUser.get(entry.userId)?.delete(key);
+      },
+    });
+  }
+
+  async authenticate(token: string): Promise<Answer> {
+    const key = createHash("sha256").update(token).digest("hex");
+    const hit = this.local.get(key);
+    if (hit) return hit.answer;
+    const epoch = this.epoch;
+    const shared = await this.readShared(key);
+    const answer = shared ?? (await this.client.authenticate({ token }));
+    if (epoch === this.epoch) await this.remember(key, answer, !shared);
+    return answer;
+  }
+
+  /** Forgets every answer for a token id (revoked). */
+  async dropToken(tokenId: number): Promise<void> {
+    this.epoch++;
+    this.dropLocal(this.byToken.get(tokenId));
+    await this.dropShared(redisIndex("token", tokenId));
+  }
+
+  /** Forgets every answer for a user's tokens (blocked, deleted, admin flag changed). */
+  async dropUser(userId: number): Promise<void> {
+    this.epoch++;
+    this.dropLocal(this.byUser.get(userId));
+    // Refusals carry no user; a blocked user's refusal must not outlive an unblock.
+    for (const [key, entry] of this.local.entries()) if (!entry.answer.actor) this.local.delete(key);
+    await this.dropShared(redisIndex("user", userId));
+  }
+
+  private ttlFor(answer: Answer): number {
+    if (!answer.actor) return Math.min(this.ttlMs, REFUSAL_TTL_MS);
+    const untilExpiry = answer.validUntil ? answer.validUntil.getTime() - Date.now() : Infinity;
+    return Math.max(0, Math.min(this.ttlMs, untilExpiry));
+  }
+
+  private async remember(key: string, answer: Answer, share: boolean) {
+    const ttl = this.ttlFor(answer);
+    if (ttl <= 0) return;
+    const userId = answer.actor?.userId ?? 0;
+    const tokenId = answer.actor?.tokenId ?? 0;
+    this.local.set(key, { answer, userId, tokenId }, { ttl });
+    if (!answer.actor) return;
+    (this.byToken.get(tokenId) ?? this.byToken.set(tokenId, new Set()).get(tokenId)!).add(key);
+    (this.byUser.get(userId) ?? this.byUser.set(userId, new Set()).get(userId)!).add(key);
+    if (!share) return;
+    try {
+      const encoded = Buffer.from(auth.AuthenticateResponse.encode(answer).finish()).toString("base64");
+      await this.redis
+        .multi()
+        .set(redisKey(key), encoded, { PX: ttl })
+        .sAdd(redisIndex("token", tokenId), key)
+        .pExpire(redisIndex("token", tokenId), this.ttlMs)
+        .sAdd(redisIndex("user", userId), key)
+        .pExpire(redisIndex("user", userId), this.ttlMs)
+        .exec();
+    } catch (err) {
+      this.log.warn({ err }, "could not share an authentication answer in redis");
+    }
+  }
+
+  private async readShared(key: string): Promise<Answer | undefined> {
+    try {
+      const raw = await this.redis.get(redisKey(key));
+      return raw ? auth.AuthenticateResponse.decode(Buffer.from(raw, "base64")) : undefined;
+    } catch {
+      return undefined; // Redis down: ask the auth service.
+    }
+  }
+
+  private dropLocal(keys: Set<string> | undefined) {
+    for (const key of [...(keys ?? [])]) this.local.delete(key);
+  }
+
+  private async dropShared(index: string) {
+    try {
+      const keys = await this.redis.sMembers(index);
+      await this.redis.del([index, ...keys.map(redisKey)]);
+    } catch (err) {
+      this.log.warn({ err }, "could not drop shared authentication answers");
+    }
+  }
+}

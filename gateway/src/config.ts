@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { baseConfigSchema, loadConfig } from "@canopy/kit";
+
+export const gatewayConfigSchema = baseConfigSchema.extend({
+  CANOPY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /** Public base URL: Link headers and web_url are built from it. */
+  CANOPY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
+  CANOPY_AUTH_ADDRESS: z.string().default("127.0.0.1:50051"),
+  /** Requests per minute per user (authenticated API) and per IP (unauthenticated). */
+  CANOPY_RATE_LIMIT_AUTHENTICATED: z.coerce.number().int().min(1).default(2000),
+  CANOPY_RATE_LIMIT_UNAUTHENTICATED: z.coerce.number().int().min(1).default(500),
+  /** How long an authentication answer may be reused without asking the auth service (events drop it sooner). */
+  CANOPY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** Largest request body accepted, in bytes. */
+  CANOPY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Trust X-Forwarded-For from a reverse proxy (only behind one). */
+  CANOPY_TRUST_PROXY: z
+    .enum(["true", "false"])
+    .default("false")
+    .transform((v) => v === "true"),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayConfigSchema>;
+
+export const loadGatewayConfig = (env = process.env) => loadConfig(gatewayConfigSchema, env);

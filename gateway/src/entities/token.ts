@@ -1,0 +1,18 @@
+import type { auth } from "@canopy/protos";
+import { iso, orNull } from "./time";
+
+/** GitLab's PersonalAccessToken entity; `token` only on creation. */
+export function personalAccessToken(t: auth.PersonalAccessToken) {
+  return {
+    id: t.id,
+    name: t.name,
+    revoked: t.revoked,
+    created_at: iso(t.createdAt),
+    description: orNull(t.description),
+    scopes: t.scopes,
+    user_id: t.userId,
+    last_used_at: iso(t.lastUsedAt),
+    active: t.active,
+    expires_at: orNull(t.expiresAt),
+  };
+}

@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { paramError } from "./errors";
+
+/**
+ * Request parameters as Grape declares and coerces them, with Grape's error messages:
+ * "<name> is missing", "<name> is invalid", "<name> does not have a valid value", joined by ", ".
+ * Query string, form body, JSON body and route params are merged first (as Grape does).
+ */
+
+const INTEGER = /^[-+]?\d+$/;
+const TRUE = new Set(["true", "1", "t", "yes", "y", "on"]);
+const FALSE = new Set(["false", "0", "f", "no", "n", "off"]);
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const integer = z.preprocess(
+  (v) => (typeof v === "string" && INTEGER.test(v.trim()) ? Number(v) : v),
+  z.number().int().refine(Number.isSafeInteger),
+);
+
+export const param = {
+  /** Text; numbers given in JSON are taken as their text, as Grape does. */
+  string: (max = 10_000) => z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string().max(max)),
+  integer: () => integer,
+  /** An integer id: positive, within PostgreSQL's bigint and JavaScript's safe range. */
+  id: () => integer.refine((n) => n > 0),
+  boolean: () =>
+    z.preprocess((v) => {
+      if (typeof v !== "string") return v;
+      const s = v.trim().toLowerCase();
+      return TRUE.has(s) ? true : FALSE.has(s) ? false : v;
+    }, z.boolean()),
+  oneOf: <T extends string>(values: readonly [T, ...T[]]) => z.enum(values),
+  /** YYYY-MM-DD that is a real calendar date. */
+  date: () =>
+    z
+      .string()
+      .regex(DATE)
+      .refine((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)),
+  /** `a[]=x&a[]=y`, a JSON array, or the comma form `a=x,y`. */
+  array: <T extends z.ZodTypeAny>(item: T) =>
+    z.preprocess((v) => (typeof v === "string" ? v.split(",").filter(Boolean) : v), z.array(item).max(100)),
+};
+
+function messageFor(issue: z.core.$ZodIssue, present: boolean): string {
+  if (!present) return "is missing";
+  if (issue.code === "invalid_value") return "does not have a valid value";
+  if (issue.code === "too_big" && issue.origin === "string")
+    return `must be at the most ${issue.maximum} characters long`;
+  return "is invalid";
+}
+
+/** Parses merged params against a declaration; throws Grape's 400 `{"error": ...}` on failure. */
+export function parseParams<S extends z.ZodRawShape>(
+  shape: S,
+  raw: Record<string, unknown>,
+): z.infer<z.ZodObject<S>> {
+  const result = z.object(shape).safeParse(raw);
+  if (result.success) return result.data;
+  const messages: string[] = [];
+  for (const issue of result.error.issues) {
+    const name = String(issue.path[0] ?? "");
+    const present = raw[name] !== undefined && raw[name] !== null;
+    const text = `${name} ${messageFor(issue, present)}`;
+    if (!messages.includes(text)) messages.push(text);
+  }
+  throw paramError(messages.join(", "));
+}
+
+/** Node's query parser gives `a[]` as its own key; Grape treats `a[]` and `a` alike. */
+export function normalizeKeys(input: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) {
+    if (key.endsWith("[]")) out[key.slice(0, -2)] = Array.isArray(value) ? value : [value];
+    else out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,3 @@
+export { startGateway } from "./server";
+export { createApp } from "./app";
+export { gatewayConfigSchema, loadGatewayConfig, type GatewayConfig } from "./config";

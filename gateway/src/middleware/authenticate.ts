@@ -1,0 +1,86 @@
+import type { Context, Next } from "koa";
+import { status } from "@grpc/grpc-js";
+import { isServiceError, type PromiseClient } from "@canopy/kit";
+import { auth, type common } from "@canopy/protos";
+import { ANONYMOUS } from "../authn/actor";
+import type { AuthenticationCache } from "../authn/cache";
+import { extractSudo, extractToken } from "../authn/credentials";
+import { insufficientScopeError, refusalError } from "../authn/refusals";
+import { forbiddenError, HttpError, unauthorizedError } from "../http/errors";
+import type { RateLimits } from "./rate-limit";
+
+/**
+ * Who is calling: sets `ctx.state.actor` (anonymous when no token was sent). A token that is
+ * unknown, expired or revoked is refused even on routes open to anonymous callers. Requests without
+ * a good token count against the per-IP limit; the others against their user's limit.
+ */
+export function authenticate(
+  cache: AuthenticationCache,
+  limits: RateLimits,
+  client: PromiseClient<typeof auth.AuthServiceService>,
+) {
+  return async function authenticateRequest(ctx: Context, next: Next) {
+    const body = (ctx.request.body ?? {}) as Record<string, unknown>;
+    const token = extractToken(ctx, body);
+    if (!token) {
+      await limits.unauthenticated(ctx);
+      ctx.state.actor = ANONYMOUS;
+      return next();
+    }
+    const answer = await cache.authenticate(token);
+    if (!answer.actor) {
+      await limits.unauthenticated(ctx);
+      throw refusalError(answer.refusal);
+    }
+    await limits.authenticated(ctx, answer.actor.userId);
+    const sudo = extractSudo(ctx, body);
+    ctx.state.actor = sudo ? await sudoActor(client, answer.actor, sudo) : answer.actor;
+    return next();
+  };
+}
+
+/** An administrator whose token has the `sudo` scope acting as another user (GitLab's `sudo!`). */
+async function sudoActor(
+  client: PromiseClient<typeof auth.AuthServiceService>,
+  admin: common.Actor,
+  who: string,
+) {
+  if (!admin.admin) throw forbiddenError("Must be admin to use sudo");
+  if (!admin.scopes.includes("sudo")) throw insufficientScopeError(["sudo"]);
+  const byId = /^\d+$/.test(who);
+  const target = await client
+    .getUser({ actor: admin, id: byId ? Number(who) : 0, username: byId ? "" : who })
+    .catch((err) => {
+      if (isServiceError(err) && err.code === status.NOT_FOUND) return undefined;
+      throw err;
+    });
+  if (!target) throw new HttpError(404, { message: `404 User with ID or username '${who}' Not Found` });
+  return {
+    ...admin,
+    userId: target.id,
+    username: target.username,
+    admin: target.admin,
+    impersonatorId: admin.userId,
+  } satisfies common.Actor;
+}
+
+/** Routes that need a signed-in user answer 401 to anonymous callers. */
+export async function requireUser(ctx: Context, next: Next) {
+  if (!(ctx.state.actor as common.Actor).userId) throw unauthorizedError();
+  return next();
+}
+
+/**
+ * Scope check for token-authenticated callers: the token needs one of `scopes`; `read_api` counts
+ * only for GET and HEAD. Anonymous callers have no token and pass (the route decides).
+ */
+export function requireScopes(...scopes: string[]) {
+  return async function checkScopes(ctx: Context, next: Next) {
+    const actor = ctx.state.actor as common.Actor;
+    if (!actor.userId) return next();
+    const readOnly = ctx.method === "GET" || ctx.method === "HEAD";
+    const accepted = ["api", ...(readOnly ? ["read_api"] : []), ...scopes];
+    if (!actor.scopes.some((s) => accepted.includes(s))) throw insufficientScopeError(accepted);
+    return next();
+  };
+}

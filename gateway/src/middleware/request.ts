@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import type { Context, Next } from "koa";
+import { metrics, requestContext, type Logger } from "@canopy/kit";
+import { HttpError, toHttpError } from "../http/errors";
+import { sendJson } from "../http/json";
+
+const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+/** Every response carries X-Request-Id (the caller's, if sane); logs and gRPC calls carry it too. */
+export async function requestId(ctx: Context, next: Next) {
+  const incoming = ctx.get("X-Request-Id");
+  const id = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  ctx.set("X-Request-Id", id);
+  await requestContext.run({ requestId: id }, next);
+}
+
+/** One log line and one metric per request. Paths only: query strings may hold tokens. */
+export function accessLog(log: Logger) {
+  return async function logRequest(ctx: Context, next: Next) {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? "unmatched";
+      metrics.httpServerSeconds.observe(
+        { method: ctx.method, route: String(route), status: String(ctx.status) },
+        seconds,
+      );
+      log.info(
+        { method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000) },
+        "request",
+      );
+    }
+  };
+}
+
+/**
+ * Renders every error: HttpError as given, gRPC failures through the one mapping in http/errors.ts,
+ * Koa's own (body too large, malformed JSON) as GitLab-style 4xx, anything else as a logged 500.
+ */
+export function errorHandler(log: Logger) {
+  return async function renderErrors(ctx: Context, next: Next) {
+    try {
+      await next();
+    } catch (err) {
+      const known = toHttpError(err) ?? fromKoa(err);
+      if (!known || known.status >= 500) log.error({ err }, "request failed");
+      const e = known ?? new HttpError(500, { message: "500 Internal Server Error" });
+      ctx.set(e.headers);
+      if (typeof e.body === "string") {
+        ctx.status = e.status;
+        ctx.body = e.body;
+      } else sendJson(ctx, e.status, e.body);
+    }
+  };
+}
+
+function fromKoa(err: unknown): HttpError | undefined {
+  const e = err as { status?: number; expose?: boolean; type?: string };
+  if (e.status === 413) return new HttpError(413, { error: "413 Request Entity Too Large" });
+  if (e.status === 415) return new HttpError(415, { error: "415 Unsupported Media Type" });
+  if (e.status === 400 || e.type === "entity.parse.failed")
+    return new HttpError(400, { error: "body is not valid JSON or form data" });
+  return undefined;
+}
+
+/** GitLab's API headers. */
+export async function apiHeaders(ctx: Context, next: Next) {
+  ctx.set({
+    "X-Frame-Options": "SAMEORIGIN",
+    "X-Content-Type-Options": "nosniff",
+    "Cache-Control": "no-store",
+  });
+  await next();
+}

@@ -1,0 +1,23 @@
+import type { Context } from "koa";
+import type { PromiseClient } from "@canopy/kit";
+import type { auth, common } from "@canopy/protos";
+import type { AuthenticationCache } from "../authn/cache";
+import type { GatewayConfig } from "../config";
+import { normalizeKeys } from "../http/params";
+
+/** What route handlers need. */
+export interface RouteDeps {
+  config: GatewayConfig;
+  auth: PromiseClient<typeof auth.AuthServiceService>;
+  cache: AuthenticationCache;
+}
+
+export const actorOf = (ctx: Context): common.Actor => ctx.state.actor;
+
+/** Query, body and route params merged as Grape merges them (route params win). */
+export const rawParams = (ctx: Context): Record<string, unknown> =>
+  normalizeKeys({
+    ...(ctx.query as Record<string, unknown>),
+    ...((ctx.request.body as Record<string, unknown> | undefined) ?? {}),
+    ...((ctx as unknown as { params?: Record<string, string> }).params ?? {}),
+  });

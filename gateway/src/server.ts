@@ -1,0 +1,81 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  connectNats,
+  connectRedis,
+  createClient,
+  EVENTS,
+  payloadOf,
+  startBroadcastConsumer,
+  type Logger,
+} from "@canopy/kit";
+import { auth, AUTH_IDEMPOTENT_METHODS, type events } from "@canopy/protos";
+import { createApp } from "./app";
+import { AuthenticationCache } from "./authn/cache";
+import type { GatewayConfig } from "./config";
+import { rateLimits } from "./middleware/rate-limit";
+
+/** Drops cached authentications when the auth service says a token or user changed. */
+async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event) {
+  const revoked = payloadOf(event, EVENTS.tokenRevoked);
+  if (revoked) return cache.dropToken(revoked.tokenId);
+  for (const kind of [EVENTS.userBlocked, EVENTS.userUnblocked, EVENTS.userDeleted, EVENTS.userUpdated]) {
+    const payload = payloadOf<{ userId: number }>(event, kind);
+    if (payload) return cache.dropUser(payload.userId);
+  }
+}
+
+/** Starts the gateway's HTTP server and its connections; tests start it in-process the same way. */
+export async function startGateway(config: GatewayConfig, log: Logger) {
+  const authClient = createClient(auth.AuthServiceService, {
+    address: config.CANOPY_AUTH_ADDRESS,
+    idempotent: AUTH_IDEMPOTENT_METHODS,
+  });
+  const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
+  const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
+  const cache = new AuthenticationCache(authClient, redis, log, config.CANOPY_AUTH_CACHE_SECONDS * 1000);
+  const invalidations = await startBroadcastConsumer({
+    nc,
+    log,
+    subjects: ["canopy.auth.>"],
+    handle: (event) => dropStaleAnswers(cache, event),
+  });
+  const checks = [
+    { name: "redis", check: () => redis.ping() },
+    { name: "nats", check: () => nc.flush() },
+    { name: "auth", check: () => authClient.authenticate({ token: "" }, { deadlineMs: 1_500 }) },
+  ];
+  const app = createApp({
+    config,
+    log,
+    auth: authClient,
+    cache,
+    checks,
+    limits: rateLimits(
+      redis,
+      config.CANOPY_RATE_LIMIT_AUTHENTICATED,
+      config.CANOPY_RATE_LIMIT_UNAUTHENTICATED,
+    ),
+  });
+  const server = http.createServer(app.callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(config.CANOPY_PORT, resolve));
+  const port = (server.address() as AddressInfo).port;
+  log.info({ port }, "gateway listening");
+  return {
+    port,
+    checks,
+    cache,
+    /** Stop accepting, let in-flight requests finish, then close connections. */
+    stop: async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      });
+      await invalidations.stop();
+      await nc.drain();
+      await redis.quit();
+      authClient.close();
+    },
+  };
+}

@@ -1,0 +1,15 @@
+import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
+
+/**
+ * Methods a client may safely send again after UNAVAILABLE: reads, and writes whose repetition
+ * changes nothing more. Part of the contract, so it lives beside the generated code.
+ */
+export const AUTH_IDEMPOTENT_METHODS: (keyof typeof AuthServiceService)[] = [
+  "authenticate",
+  "getUser",
+  "listUsers",
+  "listPersonalAccessTokens",
+  "getPersonalAccessToken",
+  "setUserState",
+  "revokePersonalAccessToken",
+];

@@ -1,0 +1,6 @@
+// Generated contracts, re-exported by package so callers write `auth.User`, `events.Event`.
+export * as common from "./gen/canopy/common/v1/common";
+export * as auth from "./gen/canopy/auth/v1/auth";
+export * as events from "./gen/canopy/events/v1/events";
+export { Timestamp } from "./gen/google/protobuf/timestamp";
+export { AUTH_IDEMPOTENT_METHODS } from "./idempotent";

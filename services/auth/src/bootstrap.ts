@@ -1,0 +1,47 @@
+import { randomBytes } from "node:crypto";
+import { EVENTS, recordEvent, withAdvisoryLock, withTransaction } from "@canopy/kit";
+import { hashPassword } from "./commands/users";
+import { tokenDigest } from "./domain/tokens";
+import type { Deps } from "./deps";
+import { findUserByUsername, insertUser } from "./store/users";
+
+export const ROOT_TOKEN_NAME = "canopy-root-token";
+
+/**
+ * First start: the administrator `root`, and root's token when CANOPY_ROOT_TOKEN is set. Safe to run
+ * on every start of every replica: it holds an advisory lock and creates only what is missing.
+ */
+export async function bootstrap(deps: Deps, options: { rootPassword?: string; rootToken?: string }) {
+  await withAdvisoryLock(deps.pool, "canopy:auth:bootstrap", async () => {
+    let root = await findUserByUsername(deps.pool, "root");
+    if (!root) {
+      const password = options.rootPassword ?? randomBytes(18).toString("base64url");
+      const passwordHash = await hashPassword(password);
+      root = await withTransaction(deps.pool, async (tx) => {
+        const user = await insertUser(tx, {
+          username: "root",
+          email: "admin@example.com",
+          name: "Administrator",
+          admin: true,
+          password_hash: passwordHash,
+          confirmed_at: new Date(),
+        });
+        await recordEvent(tx, EVENTS.userCreated, { userId: user.id, username: user.username });
+        return user;
+      });
+      if (!options.rootPassword) {
+        // Shown once, on purpose: there is no other way to learn it. Written to stderr, not the log stream.
+        process.stderr.write(`\nCanopy created the administrator "root" with the password: ${password}\n\n`);
+      }
+      deps.log.info({ user_id: root.id }, "created administrator root");
+    }
+    if (options.rootToken) {
+      const { rowCount } = await deps.pool.query(
+        `INSERT INTO personal_access_tokens (user_id, name, scopes, token_digest)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (token_digest) DO NOTHING`,
+        [root.id, ROOT_TOKEN_NAME, ["api", "sudo"], tokenDigest(deps.tokenKey, options.rootToken)],
+      );
+      if (rowCount) deps.log.info("created root's token from CANOPY_ROOT_TOKEN");
+    }
+  });
+}

@@ -1,0 +1,78 @@
+import {
+  badParameter,
+  badRequest,
+  EVENTS,
+  invalid,
+  notFound,
+  recordEvent,
+  withTransaction,
+} from "@canopy/kit";
+import { common } from "@canopy/protos";
+import { isSelfOrAdmin, requireAdmin, requireSignedIn } from "../domain/policy";
+import { ADMIN_SCOPES, isPatScope } from "../domain/scopes";
+import { generatePersonalAccessToken, tokenDigest } from "../domain/tokens";
+import type { Deps } from "../deps";
+import * as tokens from "../store/tokens";
+import { findUserById } from "../store/users";
+
+const MAX_LIFETIME_DAYS = 365;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+const daysFromNow = (days: number) => isoDate(new Date(Date.now() + days * 86_400_000));
+
+/** GitLab requires an expiry: omitted means the longest allowed, a date in the past is refused. */
+function expiryOf(expiresAt: string): string {
+  if (!expiresAt) return daysFromNow(MAX_LIFETIME_DAYS);
+  if (!DATE.test(expiresAt) || Number.isNaN(Date.parse(`${expiresAt}T00:00:00Z`)))
+    throw badParameter("expires_at is invalid");
+  if (expiresAt <= isoDate(new Date())) throw invalid({ expires_at: ["must be in the future"] });
+  if (expiresAt > daysFromNow(MAX_LIFETIME_DAYS)) {
+    throw invalid({ expires_at: [`must expire within ${MAX_LIFETIME_DAYS} days`] });
+  }
+  return expiresAt;
+}
+
+export interface NewToken {
+  userId: number;
+  name: string;
+  description: string;
+  scopes: string[];
+  expiresAt: string;
+}
+
+export async function createToken(deps: Deps, actor: common.Actor | undefined, t: NewToken) {
+  requireAdmin(actor);
+  const user = await findUserById(deps.pool, t.userId);
+  if (!user) throw notFound("User");
+  if (!t.name.trim()) throw badParameter("name is missing");
+  if (!t.scopes.length) throw badParameter("scopes is missing");
+  if (!t.scopes.every(isPatScope)) throw badParameter("scopes does not have a valid value");
+  if (!user.admin && t.scopes.some((s) => ADMIN_SCOPES.has(s))) {
+    throw invalid({ scopes: ["can only contain available scopes"] });
+  }
+  if (t.name.length > 255) throw invalid({ name: ["is too long (maximum is 255 characters)"] });
+  if (t.description.length > 255) throw invalid({ description: ["is too long (maximum is 255 characters)"] });
+  const secret = generatePersonalAccessToken();
+  const row = await tokens.insertToken(deps.pool, {
+    ...t,
+    scopes: [...new Set(t.scopes)],
+    expiresAt: expiryOf(t.expiresAt),
+    digest: tokenDigest(deps.tokenKey, secret),
+  });
+  return { token: tokens.toToken(row), secret };
+}
+
+export async function revokeToken(deps: Deps, actor: common.Actor | undefined, id: number) {
+  const caller = requireSignedIn(actor);
+  const token = await tokens.findTokenById(deps.pool, id);
+  if (!token) throw notFound();
+  if (!isSelfOrAdmin(caller, token.user_id)) throw badRequest("");
+  await withTransaction(deps.pool, async (tx) => {
+    if (!(await tokens.revokeToken(tx, id))) return;
+    const payload = { tokenId: id, userId: token.user_id, kind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS };
+    await recordEvent(tx, EVENTS.tokenRevoked, payload, actor);
+  });
+  // The revocation must reach every gateway's cache before the caller hears it is done.
+  await deps.publishEvents();
+}

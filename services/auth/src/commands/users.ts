@@ -1,0 +1,110 @@
+import { randomBytes } from "node:crypto";
+import argon2 from "argon2";
+import { conflict, EVENTS, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
+import { auth, type common } from "@canopy/protos";
+import { requireAdmin } from "../domain/policy";
+import { validateUser } from "../domain/users";
+import type { Deps } from "../deps";
+import * as users from "../store/users";
+
+export const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });
+
+/** Maps attributes to columns, hashing the password. */
+async function columnsOf(a: auth.UserAttributes): Promise<users.UserColumns> {
+  const columns: users.UserColumns = {};
+  for (const [attr, column] of Object.entries(users.WRITABLE_COLUMNS)) {
+    const value = a[attr as keyof auth.UserAttributes];
+    if (value !== undefined) columns[column] = value;
+  }
+  if (a.password !== undefined) columns.password_hash = await hashPassword(a.password);
+  return columns;
+}
+
+async function assertIdentityFree(deps: Deps, a: auth.UserAttributes, exceptId = 0) {
+  const taken = await users.takenIdentity(deps.pool, a.username, a.email, exceptId);
+  // GitLab checks the email first.
+  if (taken.email) throw conflict("Email has already been taken");
+  if (taken.username) throw conflict("Username has already been taken");
+}
+
+/** A concurrent insert can still hit the unique indexes; answer it like the check above does. */
+function uniqueViolationToConflict(err: unknown): never {
+  const e = err as { code?: string; constraint?: string };
+  if (e.code === "23505" && e.constraint === "users_email_lower")
+    throw conflict("Email has already been taken");
+  if (e.code === "23505" && e.constraint === "users_username_lower")
+    throw conflict("Username has already been taken");
+  throw err;
+}
+
+export async function createUser(
+  deps: Deps,
+  actor: common.Actor | undefined,
+  attributes: auth.UserAttributes,
+) {
+  requireAdmin(actor);
+  const a = { ...attributes, password: attributes.password ?? randomBytes(24).toString("base64url") };
+  const errors = validateUser(a, true);
+  if (Object.keys(errors).length) throw invalid(errors);
+  await assertIdentityFree(deps, a);
+  const columns = await columnsOf(a);
+  if (a.skipConfirmation !== false) columns.confirmed_at = new Date();
+  const row = await withTransaction(deps.pool, async (tx) => {
+    const created = await users.insertUser(tx, columns).catch(uniqueViolationToConflict);
+    await recordEvent(tx, EVENTS.userCreated, { userId: created.id, username: created.username }, actor);
+    return created;
+  });
+  return users.toUser(row);
+}
+
+export async function updateUser(
+  deps: Deps,
+  actor: common.Actor | undefined,
+  id: number,
+  a: auth.UserAttributes,
+) {
+  requireAdmin(actor);
+  if (!(await users.findUserById(deps.pool, id))) throw notFound("User");
+  const errors = validateUser(a, false);
+  if (Object.keys(errors).length) throw invalid(errors);
+  await assertIdentityFree(deps, a, id);
+  const columns = await columnsOf(a);
+  const row = await withTransaction(deps.pool, async (tx) => {
+    const updated = Object.keys(columns).length
+      ? await users.updateUser(tx, id, columns).catch(uniqueViolationToConflict)
+      : await users.findUserById(tx, id);
+    if (!updated) throw notFound("User");
+    await recordEvent(tx, EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
+    return updated;
+  });
+  // Admin rights may have changed: cached authentications must not keep the old answer.
+  await deps.publishEvents();
+  return users.toUser(row);
+}
+
+export async function deleteUser(deps: Deps, actor: common.Actor | undefined, id: number) {
+  requireAdmin(actor);
+  await withTransaction(deps.pool, async (tx) => {
+    if (!(await users.deleteUser(tx, id))) throw notFound("User");
+    await recordEvent(tx, EVENTS.userDeleted, { userId: id }, actor);
+  });
+  await deps.publishEvents();
+}
+
+export async function setUserState(
+  deps: Deps,
+  actor: common.Actor | undefined,
+  id: number,
+  state: auth.UserState,
+) {
+  requireAdmin(actor);
+  const blocked = state === auth.UserState.USER_STATE_BLOCKED;
+  const row = await withTransaction(deps.pool, async (tx) => {
+    const user = await users.updateUser(tx, id, { state: blocked ? "blocked" : "active" });
+    if (!user) throw notFound("User");
+    await recordEvent(tx, blocked ? EVENTS.userBlocked : EVENTS.userUnblocked, { userId: id }, actor);
+    return user;
+  });
+  await deps.publishEvents();
+  return users.toUser(row);
+}

@@ -1,0 +1,11 @@
+import type { Logger, Pool } from "@canopy/kit";
+
+/** What commands and finders need; built once in main.ts. */
+export interface Deps {
+  pool: Pool;
+  log: Logger;
+  /** Key for token digests (see secrets.ts). */
+  tokenKey: Buffer;
+  /** Publishes recorded events now and resolves when they are on the stream. */
+  publishEvents: () => Promise<void>;
+}

@@ -1,0 +1,21 @@
+import { createHmac, randomBytes } from "node:crypto";
+
+export const PAT_PREFIX = "glpat-";
+
+/** A new personal access token: the prefix and 32 base64url characters (192 bits). */
+export const generatePersonalAccessToken = () => PAT_PREFIX + randomBytes(24).toString("base64url");
+
+/**
+ * Tokens are stored only as a keyed hash. A stolen table therefore cannot be replayed, and the key
+ * lives apart from the digests' readers (instance_secrets or CANOPY_SECRET_KEY).
+ */
+export const tokenDigest = (key: Buffer, token: string) =>
+  createHmac("sha256", key).update(token).digest("base64");
+
+/** GitLab's rule: a token whose expiry date is today or earlier has expired (dates are UTC). */
+export function isExpired(expiresAt: string | null, now = new Date()): boolean {
+  return expiresAt !== null && expiresAt <= now.toISOString().slice(0, 10);
+}
+
+/** The instant an expiry date takes effect (start of that day, UTC). */
+export const expiryInstant = (expiresAt: string) => new Date(`${expiresAt}T00:00:00.000Z`);

@@ -1,0 +1,3 @@
+export { startAuthService, SCHEMA } from "./server";
+export { authConfigSchema, loadAuthConfig, type AuthConfig } from "./config";
+export { ROOT_TOKEN_NAME } from "./bootstrap";

@@ -1,0 +1,29 @@
+import type { AsyncService } from "@canopy/kit";
+import { auth } from "@canopy/protos";
+import { authenticate } from "../commands/authenticate";
+import { createToken, revokeToken } from "../commands/tokens";
+import { createUser, deleteUser, setUserState, updateUser } from "../commands/users";
+import type { Deps } from "../deps";
+import { getToken, listTokens } from "../finders/tokens";
+import { getUser, listUsers } from "../finders/users";
+
+/** gRPC handlers: decode, call a command or finder, encode. Rules live in those, not here. */
+export const authService = (deps: Deps): AsyncService<typeof auth.AuthServiceService> => ({
+  authenticate: (req) => authenticate(deps, req.token),
+  getUser: (req) => getUser(deps, req.actor, req.id, req.username),
+  listUsers: (req) => listUsers(deps, req.actor, req),
+  createUser: (req) => createUser(deps, req.actor, req.attributes ?? {}),
+  updateUser: (req) => updateUser(deps, req.actor, req.id, req.attributes ?? {}),
+  deleteUser: async (req) => {
+    await deleteUser(deps, req.actor, req.id);
+    return {};
+  },
+  setUserState: (req) => setUserState(deps, req.actor, req.id, req.state),
+  createPersonalAccessToken: (req) => createToken(deps, req.actor, req),
+  listPersonalAccessTokens: (req) => listTokens(deps, req.actor, req),
+  getPersonalAccessToken: (req) => getToken(deps, req.actor, req.id),
+  revokePersonalAccessToken: async (req) => {
+    await revokeToken(deps, req.actor, req.id);
+    return {};
+  },
+});

@@ -1,0 +1,193 @@
+import type { Queryable } from "@canopy/kit";
+import { auth } from "@canopy/protos";
+
+export interface UserRow {
+  id: number;
+  username: string;
+  email: string;
+  name: string;
+  state: "active" | "blocked";
+  admin: boolean;
+  two_factor_enabled: boolean;
+  password_hash: string | null;
+  bio: string;
+  location: string;
+  public_email: string;
+  website_url: string;
+  organization: string;
+  job_title: string;
+  note: string;
+  projects_limit: number;
+  can_create_group: boolean;
+  external: boolean;
+  private_profile: boolean;
+  created_at: Date;
+  confirmed_at: Date | null;
+  last_sign_in_at: Date | null;
+}
+
+/** Columns a caller may set, from the API attribute names to the table's. */
+export const WRITABLE_COLUMNS = {
+  username: "username",
+  email: "email",
+  name: "name",
+  admin: "admin",
+  twoFactorEnabled: "two_factor_enabled",
+  bio: "bio",
+  location: "location",
+  publicEmail: "public_email",
+  websiteUrl: "website_url",
+  organization: "organization",
+  jobTitle: "job_title",
+  note: "note",
+  projectsLimit: "projects_limit",
+  canCreateGroup: "can_create_group",
+  external: "external",
+  privateProfile: "private_profile",
+} as const satisfies Partial<Record<keyof auth.UserAttributes, string>>;
+
+export type UserColumns = Partial<
+  Record<
+    (typeof WRITABLE_COLUMNS)[keyof typeof WRITABLE_COLUMNS] | "password_hash" | "confirmed_at" | "state",
+    unknown
+  >
+>;
+
+export const toUser = (r: UserRow): auth.User => ({
+  id: r.id,
+  username: r.username,
+  email: r.email,
+  name: r.name,
+  state: r.state === "blocked" ? auth.UserState.USER_STATE_BLOCKED : auth.UserState.USER_STATE_ACTIVE,
+  admin: r.admin,
+  twoFactorEnabled: r.two_factor_enabled,
+  createdAt: r.created_at,
+  lastSignInAt: r.last_sign_in_at ?? undefined,
+  confirmedAt: r.confirmed_at ?? undefined,
+  bio: r.bio,
+  location: r.location,
+  publicEmail: r.public_email,
+  websiteUrl: r.website_url,
+  organization: r.organization,
+  jobTitle: r.job_title,
+  projectsLimit: r.projects_limit,
+  canCreateGroup: r.can_create_group,
+  external: r.external,
+  privateProfile: r.private_profile,
+  note: r.note,
+});
+
+export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>("SELECT * FROM users WHERE id = $1", [id]);
+  return rows[0];
+}
+
+/** Case-insensitive, preferring an exact-case match (as GitLab's routes do). */
+export async function findUserByUsername(db: Queryable, username: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>("SELECT * FROM users WHERE lower(username) = lower($1)", [
+    username,
+  ]);
+  return rows[0];
+}
+
+export async function findUserByLogin(db: Queryable, login: string): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(
+    "SELECT * FROM users WHERE lower(username) = lower($1) OR lower(email) = lower($1) ORDER BY id LIMIT 1",
+    [login],
+  );
+  return rows[0];
+}
+
+export interface UserFilter {
+  search?: string;
+  username?: string;
+  state?: "active" | "blocked";
+}
+
+/** Escapes LIKE wildcards so user input matches literally. */
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function where(filter: UserFilter): [string, unknown[]] {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  if (filter.username) {
+    params.push(filter.username);
+    clauses.push(`lower(username) = lower($${params.length})`);
+  }
+  if (filter.search) {
+    params.push(likePattern(filter.search));
+    const p = `$${params.length}`;
+    clauses.push(`(username ILIKE ${p} OR name ILIKE ${p} OR email ILIKE ${p})`);
+  }
+  if (filter.state) {
+    params.push(filter.state);
+    clauses.push(`state = $${params.length}`);
+  }
+  return [clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", params];
+}
+
+export async function listUsers(db: Queryable, filter: UserFilter, limit: number, offset: number) {
+  const [clause, params] = where(filter);
+  const { rows } = await db.query<UserRow>(
+    `SELECT * FROM users ${clause} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
+    params,
+  );
+  return rows.map(toUser);
+}
+
+export async function countUsers(db: Queryable, filter: UserFilter, cap: number) {
+  const [clause, params] = where(filter);
+  return countCapped(db, `SELECT 1 FROM users ${clause}`, params, cap);
+}
+
+/** Counts at most `cap + 1` rows, so a huge table costs no more than the cap (see PageInfo.total_capped). */
+export async function countCapped(db: Queryable, select: string, params: unknown[], cap: number) {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*) AS n FROM (${select} LIMIT ${cap + 1}) capped`,
+    params,
+  );
+  return rows[0]!.n;
+}
+
+export async function insertUser(db: Queryable, columns: UserColumns): Promise<UserRow> {
+  const names = Object.keys(columns);
+  const { rows } = await db.query<UserRow>(
+    `INSERT INTO users (${names.join(", ")}) VALUES (${names.map((_, i) => `$${i + 1}`).join(", ")}) RETURNING *`,
+    Object.values(columns),
+  );
+  return rows[0]!;
+}
+
+export async function updateUser(
+  db: Queryable,
+  id: number,
+  columns: UserColumns,
+): Promise<UserRow | undefined> {
+  const names = Object.keys(columns);
+  const sets = names.map((n, i) => `${n} = $${i + 2}`);
+  const { rows } = await db.query<UserRow>(
+    `UPDATE users SET ${[...sets, "updated_at = now()"].join(", ")} WHERE id = $1 RETURNING *`,
+    [id, ...Object.values(columns)],
+  );
+  return rows[0];
+}
+
+export async function deleteUser(db: Queryable, id: number): Promise<boolean> {
+  const { rowCount } = await db.query("DELETE FROM users WHERE id = $1", [id]);
+  return Boolean(rowCount);
+}
+
+/** Which of username/email already belong to another user (case-insensitive). */
+export async function takenIdentity(
+  db: Queryable,
+  username: string | undefined,
+  email: string | undefined,
+  exceptId = 0,
+) {
+  const { rows } = await db.query<{ username_taken: boolean; email_taken: boolean }>(
+    `SELECT bool_or(lower(username) = lower($1)) AS username_taken, bool_or(lower(email) = lower($2)) AS email_taken
+       FROM users WHERE id <> $3 AND (lower(username) = lower($1) OR lower(email) = lower($2))`,
+    [username ?? null, email ?? null, exceptId],
+  );
+  return { username: Boolean(rows[0]?.username_taken), email: Boolean(rows[0]?.email_taken) };
+}

@@ -1,0 +1,39 @@
+import { z } from "zod";
+
+/** Settings every Canopy process shares. Each has a working local default. */
+export const baseConfigSchema = z.object({
+  CANOPY_DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/canopy"),
+  CANOPY_REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
+  CANOPY_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  CANOPY_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Port of the side HTTP server (liveness, readiness, metrics); 0 picks a free one. */
+  CANOPY_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+});
+
+export type BaseConfig = z.infer<typeof baseConfigSchema>;
+
+/** Thrown when the environment does not satisfy a schema; lists every problem at once. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+  }
+}
+
+/**
+ * Reads and validates configuration from environment variables. Empty strings count as unset, so
+ * `CANOPY_X=` falls back to the default like a missing variable does.
+ */
+export function loadConfig<S extends z.ZodObject<z.ZodRawShape>>(
+  schema: S,
+  env: NodeJS.ProcessEnv = process.env,
+): z.infer<S> {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const result = schema.safeParse(present);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const name = issue.path.join(".");
+    return present[name] === undefined ? `${name} is missing` : `${name} is invalid: ${issue.message}`;
+  });
+  throw new ConfigError(problems);
+}

@@ -1,0 +1,60 @@
+import { Pool, type PoolClient, types } from "pg";
+
+// int8 (bigint ids, counts) as JS numbers: ids stay far below 2^53.
+types.setTypeParser(types.builtins.INT8, (v) => Number(v));
+
+export type { Pool, PoolClient };
+export type Queryable = Pick<PoolClient, "query">;
+
+export interface PoolOptions {
+  url: string;
+  /** Sets the search_path so a service's queries name its own tables unqualified. */
+  schema: string;
+  max?: number;
+  applicationName?: string;
+}
+
+export function createPool({ url, schema, max = 10, applicationName }: PoolOptions): Pool {
+  const pool = new Pool({
+    connectionString: url,
+    max,
+    application_name: applicationName ?? `canopy-${schema}`,
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    options: `-c search_path=${schema},public`,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/** Runs `work` in one transaction; rolls back if it throws. */
+export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Holds a session-level advisory lock for the duration of `work`, so only one replica runs it at once. */
+export async function withAdvisoryLock<T>(pool: Pool, key: string, work: (client: PoolClient) => Promise<T>) {
+  const client = await pool.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtextextended($1, 0))", [key]);
+    try {
+      return await work(client);
+    } finally {
+      await client.query("SELECT pg_advisory_unlock(hashtextextended($1, 0))", [key]);
+    }
+  } finally {
+    client.release();
+  }
+}

@@ -1,0 +1,78 @@
+import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
+import { common } from "@canopy/protos";
+
+/** Trailer that carries a `canopy.common.v1.ErrorDetail` beside the gRPC status. */
+export const ERROR_DETAIL_KEY = "canopy-error-detail-bin";
+
+type FieldErrors = Record<string, string[]>;
+
+/**
+ * The one error type services raise. `code` is the gRPC status; `detail` is what a user may see;
+ * `internal` is for logs only and never leaves the process.
+ */
+export class CanopyError extends Error {
+  override readonly name = "CanopyError";
+  constructor(
+    readonly code: status,
+    readonly detail: common.ErrorDetail,
+    readonly internal?: string,
+  ) {
+    super(detail.publicMessage || internal || status[code]);
+  }
+}
+
+const detail = (d: Partial<common.ErrorDetail>): common.ErrorDetail => ({
+  resource: "",
+  publicMessage: "",
+  fieldErrors: {},
+  ...d,
+});
+
+/** 404 "<Resource> Not Found"; also used for what the caller may not see. */
+export const notFound = (resource = "") => new CanopyError(status.NOT_FOUND, detail({ resource }));
+/** 403, optionally with a reason ("403 Forbidden - <reason>"). */
+export const forbidden = (reason = "") =>
+  new CanopyError(status.PERMISSION_DENIED, detail({ publicMessage: reason }));
+export const unauthenticated = () => new CanopyError(status.UNAUTHENTICATED, detail({}));
+/** Model validation errors keyed by attribute: 400 {"message":{"attr":["msg"]}}. */
+export const invalid = (fieldErrors: FieldErrors) =>
+  new CanopyError(
+    status.INVALID_ARGUMENT,
+    detail({
+      fieldErrors: Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, { messages: v }])),
+    }),
+  );
+/** A parameter-level problem: 400 {"error":"<message>"}. */
+export const badParameter = (message: string) =>
+  new CanopyError(status.INVALID_ARGUMENT, detail({ publicMessage: message }));
+/** 400 {"message":"400 Bad request - <reason>"}. */
+export const badRequest = (reason: string) =>
+  new CanopyError(status.FAILED_PRECONDITION, detail({ publicMessage: reason }));
+/** 409 {"message":"<message>"}. */
+export const conflict = (message: string) =>
+  new CanopyError(status.ALREADY_EXISTS, detail({ publicMessage: message }));
+
+/** Server side: turns anything thrown by a handler into a grpc-js error with the detail trailer. */
+export function toServiceError(err: unknown): Partial<ServiceError> {
+  const e =
+    err instanceof CanopyError
+      ? err
+      : new CanopyError(status.INTERNAL, detail({}), err instanceof Error ? err.message : String(err));
+  const metadata = new Metadata();
+  metadata.set(ERROR_DETAIL_KEY, Buffer.from(common.ErrorDetail.encode(e.detail).finish()));
+  return { code: e.code, details: e.detail.publicMessage || status[e.code], metadata };
+}
+
+/** Client side: reads the detail back from a failed call (empty detail when there is none). */
+export function errorDetailOf(err: ServiceError): common.ErrorDetail {
+  const raw = err.metadata?.get(ERROR_DETAIL_KEY)[0];
+  return raw instanceof Buffer ? common.ErrorDetail.decode(raw) : detail({});
+}
+
+export function isServiceError(err: unknown): err is ServiceError {
+  return typeof err === "object" && err !== null && "code" in err && "metadata" in err;
+}
+
+export function fieldErrorsOf(d: common.ErrorDetail): FieldErrors {
+  return Object.fromEntries(Object.entries(d.fieldErrors).map(([k, v]) => [k, v.messages]));
+}

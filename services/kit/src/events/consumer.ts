@@ -1,0 +1,130 @@
+import { context, propagation } from "@opentelemetry/api";
+import { AckPolicy, DeliverPolicy, headers as natsHeaders, type JsMsg, type NatsConnection } from "nats";
+import type { Pool, PoolClient } from "pg";
+import type { Logger } from "pino";
+import { events } from "@canopy/protos";
+import { withTransaction } from "../db";
+import { deadLetterSubject, STREAM } from "./catalog";
+
+/** nats-server before 2.10 accepts only `filter_subject`; several subjects need 2.10's `filter_subjects`. */
+const filterOf = (subjects: string[]) =>
+  subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects };
+
+export interface Subscription {
+  stop(): Promise<void>;
+}
+
+export interface DurableConsumerOptions {
+  nc: NatsConnection;
+  pool: Pool;
+  log: Logger;
+  /** Durable name, shared by every replica of the consuming service. */
+  name: string;
+  subjects: string[];
+  /** Runs inside the transaction that records the event as handled. */
+  handle: (event: events.Event, tx: PoolClient) => Promise<void>;
+  /** Deliveries before the event goes to the dead-letter subject. Default 5. */
+  maxDeliver?: number;
+  /** Delay before a failed event is offered again, times the delivery count. Default 1 s. */
+  retryDelayMs?: number;
+  ackWaitMs?: number;
+}
+
+/**
+ * A durable JetStream consumer with exactly-once effects: the handler's writes and the row in
+ * `processed_events` commit together, and the message is acked only after that commit. A redelivered
+ * event that was already handled is acked without running the handler again. After `maxDeliver`
+ * failed attempts the event is published to `canopy.dlq.<name>` and terminated.
+ */
+export async function startDurableConsumer(options: DurableConsumerOptions): Promise<Subscription> {
+  const { nc, pool, log, name } = options;
+  const maxDeliver = options.maxDeliver ?? 5;
+  const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const jsm = await nc.jetstreamManager();
+  await jsm.consumers.add(STREAM, {
+    durable_name: name,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ...filterOf(options.subjects),
+    // One more than ours, so our own last-attempt handling (dead letter) always runs.
+    max_deliver: maxDeliver + 1,
+    ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
+  });
+  const consumer = await nc.jetstream().consumers.get(STREAM, name);
+  const messages = await consumer.consume({ max_messages: 64 });
+
+  const handleOne = async (msg: JsMsg) => {
+    const event = events.Event.decode(msg.data);
+    const parent = propagation.extract(context.active(), event.traceContext);
+    try {
+      await context.with(parent, () =>
+        withTransaction(pool, async (tx) => {
+          const fresh = await tx.query(
+            "INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+            [name, event.id],
+          );
+          if (fresh.rowCount) await options.handle(event, tx);
+        }),
+      );
+      msg.ack();
+    } catch (err) {
+      const attempt = msg.info.deliveryCount;
+      if (attempt >= maxDeliver) {
+        log.error({ err, consumer: name, event_id: event.id, type: event.type }, "event dead-lettered");
+        const h = natsHeaders();
+        h.set("Canopy-Original-Subject", msg.subject);
+        h.set("Canopy-Error", String((err as Error).message).slice(0, 500));
+        await nc
+          .jetstream()
+          .publish(deadLetterSubject(name), msg.data, { headers: h, msgID: `${name}:${event.id}` });
+        msg.term();
+      } else {
+        log.warn({ err, consumer: name, event_id: event.id, attempt }, "event handling failed; will retry");
+        msg.nak(retryDelayMs * attempt);
+      }
+    }
+  };
+
+  const loop = (async () => {
+    for await (const msg of messages) await handleOne(msg);
+  })();
+  return {
+    stop: async () => {
+      await messages.close();
+      await loop;
+    },
+  };
+}
+
+/**
+ * Every replica sees every event (an ephemeral ordered consumer starting now), for in-memory
+ * reactions such as dropping cached answers. Handlers must be idempotent and quick.
+ */
+export async function startBroadcastConsumer(options: {
+  nc: NatsConnection;
+  log: Logger;
+  subjects: string[];
+  handle: (event: events.Event) => Promise<void> | void;
+}): Promise<Subscription> {
+  const consumer = await options.nc.jetstream().consumers.get(STREAM, {
+    // A single subject as a string: nats-server 2.9 (Debian 12's) knows only one filter.
+    filterSubjects: options.subjects.length === 1 ? options.subjects[0]! : options.subjects,
+    deliver_policy: DeliverPolicy.New,
+  });
+  const messages = await consumer.consume();
+  const loop = (async () => {
+    for await (const msg of messages) {
+      try {
+        await options.handle(events.Event.decode(msg.data));
+      } catch (err) {
+        options.log.error({ err, subject: msg.subject }, "broadcast event handling failed");
+      }
+    }
+  })();
+  return {
+    stop: async () => {
+      await messages.close();
+      await loop;
+    },
+  };
+}

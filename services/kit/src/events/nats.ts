@@ -1,0 +1,42 @@
+import { connect, RetentionPolicy, StorageType, type NatsConnection } from "nats";
+import type { Logger } from "pino";
+import { STREAM, STREAM_SUBJECTS } from "./catalog";
+
+export type { NatsConnection };
+
+/** Connects to NATS and makes sure the CANOPY stream exists (idempotent across replicas). */
+export async function connectNats(url: string, log: Logger, name: string): Promise<NatsConnection> {
+  const nc = await connect({
+    servers: url.split(","),
+    name,
+    maxReconnectAttempts: -1,
+    reconnectTimeWait: 500,
+  });
+  void (async () => {
+    for await (const s of nc.status()) {
+      if (s.type === "disconnect" || s.type === "reconnect")
+        log.warn({ nats: s.type }, "nats connection changed");
+    }
+  })();
+  const jsm = await nc.jetstreamManager();
+  try {
+    await jsm.streams.info(STREAM);
+  } catch {
+    try {
+      await jsm.streams.add({
+        name: STREAM,
+        subjects: STREAM_SUBJECTS,
+        retention: RetentionPolicy.Limits,
+        storage: StorageType.File,
+        max_age: 7 * 24 * 3600 * 1e9,
+        duplicate_window: 2 * 60 * 1e9,
+      });
+    } catch (err) {
+      // Another replica created it between our two calls.
+      await jsm.streams.info(STREAM).catch(() => {
+        throw err;
+      });
+    }
+  }
+  return nc;
+}

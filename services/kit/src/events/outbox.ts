@@ -1,0 +1,139 @@
+import { randomUUID } from "node:crypto";
+import { context, propagation } from "@opentelemetry/api";
+import { headers as natsHeaders, type NatsConnection } from "nats";
+import type { Pool, PoolClient } from "pg";
+import type { Logger } from "pino";
+import { common, events } from "@canopy/protos";
+import type { Queryable } from "../db";
+import type { EventKind } from "./catalog";
+
+const NOTIFY_CHANNEL = "canopy_outbox";
+
+/**
+ * Records an event in the caller's transaction (transactional outbox): the event exists if and only
+ * if the change that caused it committed. The relay publishes it afterwards.
+ */
+export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload: T, actor?: common.Actor) {
+  const id = randomUUID();
+  const traceContext: Record<string, string> = {};
+  propagation.inject(context.active(), traceContext);
+  const envelope = events.Event.encode({
+    id,
+    type: kind.type,
+    occurredAt: new Date(),
+    actor,
+    traceContext,
+    payload: Buffer.from(kind.codec.encode(payload).finish()),
+  }).finish();
+  await tx.query("INSERT INTO outbox (id, subject, envelope) VALUES ($1, $2, $3)", [
+    id,
+    kind.subject,
+    envelope,
+  ]);
+  await tx.query("SELECT pg_notify($1, '')", [NOTIFY_CHANNEL]);
+  return id;
+}
+
+/**
+ * Publishes outbox rows to JetStream in order, each with `Nats-Msg-Id` = event id so a row
+ * published twice (a crash between publish and commit) is dropped by the stream's duplicate window.
+ * Rows are claimed with FOR UPDATE SKIP LOCKED, so any number of replicas can run a relay.
+ * Woken by NOTIFY from `recordEvent`, with a poll as a safety net.
+ */
+export class OutboxRelay {
+  private listener?: PoolClient;
+  private timer?: NodeJS.Timeout;
+  private running?: Promise<void>;
+  /** The one extra pass that follows the running one, shared by every kick that arrives meanwhile. */
+  private queued?: Promise<void>;
+  private stopped = false;
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly nc: NatsConnection,
+    private readonly log: Logger,
+    private readonly options: { pollMs?: number; batch?: number; retainDays?: number } = {},
+  ) {}
+
+  async start(): Promise<void> {
+    this.listener = await this.pool.connect();
+    this.listener.on("notification", () => void this.kick());
+    this.listener.on("error", (err) => this.log.warn({ err }, "outbox listener lost"));
+    await this.listener.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    this.timer = setInterval(() => void this.kick(), this.options.pollMs ?? 1_000);
+    await this.kick();
+  }
+
+  /** Publishes everything pending; resolves when what was pending at the call is published. */
+  kick(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      // The running pass may have read the outbox before the caller's rows committed: one more after it.
+      this.queued ??= this.running.then(() => {
+        this.queued = undefined;
+        return this.kick();
+      });
+      return this.queued;
+    }
+    this.running = this.drain()
+      .catch((err) => this.log.warn({ err }, "outbox relay pass failed; will retry"))
+      .finally(() => {
+        this.running = undefined;
+      });
+    return this.running;
+  }
+
+  private async drain(): Promise<void> {
+    const js = this.nc.jetstream();
+    const batch = this.options.batch ?? 100;
+    for (;;) {
+      const client = await this.pool.connect();
+      let count = 0;
+      try {
+        await client.query("BEGIN");
+        const { rows } = await client.query<{ seq: number; id: string; subject: string; envelope: Buffer }>(
+          `SELECT seq, id, subject, envelope FROM outbox WHERE published_at IS NULL
+           ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+          [batch],
+        );
+        for (const row of rows) {
+          const h = natsHeaders();
+          const env = events.Event.decode(row.envelope);
+          for (const [k, v] of Object.entries(env.traceContext)) h.set(k, v);
+          await js.publish(row.subject, row.envelope, { msgID: row.id, headers: h });
+        }
+        if (rows.length) {
+          await client.query("UPDATE outbox SET published_at = now() WHERE seq = ANY($1)", [
+            rows.map((r) => r.seq),
+          ]);
+        }
+        await client.query("COMMIT");
+        count = rows.length;
+      } catch (err) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+      if (count < batch) break;
+    }
+    if (Date.now() - this.lastCleanup < 3_600_000) return;
+    this.lastCleanup = Date.now();
+    const retainDays = this.options.retainDays ?? 7;
+    await this.pool.query(`DELETE FROM outbox WHERE published_at < now() - make_interval(days => $1)`, [
+      retainDays,
+    ]);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    await this.queued;
+    await this.running;
+    if (this.listener) {
+      await this.listener.query(`UNLISTEN ${NOTIFY_CHANNEL}`).catch(() => undefined);
+      this.listener.release();
+    }
+  }
+}

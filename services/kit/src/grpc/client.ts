@@ -1,0 +1,113 @@
+import {
+  credentials,
+  InterceptingCall,
+  makeGenericClientConstructor,
+  Metadata,
+  type Client,
+  type Interceptor,
+  type ServiceDefinition,
+  type ServiceError,
+} from "@grpc/grpc-js";
+import { context, propagation } from "@opentelemetry/api";
+import { metadataSetter } from "./metadata";
+import { currentRequestId } from "../request-context";
+
+type RequestOf<M> = M extends { requestSerialize: (v: infer Req) => Buffer } ? Req : never;
+type ResponseOf<M> = M extends { responseDeserialize: (b: Buffer) => infer Res } ? Res : never;
+
+/** A client whose methods return promises. */
+export type PromiseClient<S extends ServiceDefinition> = {
+  [K in keyof S]: (request: RequestOf<S[K]>, options?: { deadlineMs?: number }) => Promise<ResponseOf<S[K]>>;
+} & { close(): void; raw: Client };
+
+export interface ClientOptions<S extends ServiceDefinition> {
+  /** host:port */
+  address: string;
+  /** Methods safe to send twice; only these are retried on UNAVAILABLE. */
+  idempotent: (keyof S)[];
+  /** Deadline for calls that do not set their own. Default 5 s. */
+  deadlineMs?: number;
+  /** Attempts for an idempotent call, first included. Default 4. */
+  maxAttempts?: number;
+}
+
+/** Every call gets a deadline, so a stuck dependency becomes DEADLINE_EXCEEDED, never a hang. */
+const deadlineInterceptor =
+  (ms: number): Interceptor =>
+  (options, nextCall) =>
+    new InterceptingCall(nextCall({ ...options, deadline: options.deadline ?? Date.now() + ms }));
+
+/** Carries the active trace context (W3C headers) and the request id to the server. */
+const traceInterceptor: Interceptor = (options, nextCall) =>
+  new InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      propagation.inject(context.active(), metadata, metadataSetter);
+      const requestId = currentRequestId();
+      if (requestId) metadata.set("x-request-id", requestId);
+      next(metadata, listener);
+    },
+  });
+
+/**
+ * Retries use grpc-js's own implementation of gRFC A6 (service-config `retryPolicy`: jittered
+ * exponential backoff, attempts counted against the deadline), switched on only for the methods
+ * named idempotent. A hand-written retry interceptor would re-implement it less well.
+ */
+function retryServiceConfig(
+  definition: ServiceDefinition,
+  idempotent: string[],
+  maxAttempts: number,
+): string {
+  const names = idempotent.map((key) => {
+    const [service, method] = definition[key]!.path.slice(1).split("/");
+    return { service, method };
+  });
+  return JSON.stringify({
+    methodConfig: names.length
+      ? [
+          {
+            name: names,
+            retryPolicy: {
+              maxAttempts,
+              initialBackoff: "0.05s",
+              maxBackoff: "1s",
+              backoffMultiplier: 2,
+              retryableStatusCodes: ["UNAVAILABLE"],
+            },
+          },
+        ]
+      : [],
+  });
+}
+
+export function createClient<S extends ServiceDefinition>(
+  definition: S,
+  options: ClientOptions<S>,
+): PromiseClient<S> {
+  const Ctor = makeGenericClientConstructor(definition, "canopy");
+  const raw = new Ctor(options.address, credentials.createInsecure(), {
+    "grpc.enable_retries": 1,
+    "grpc.service_config": retryServiceConfig(
+      definition,
+      options.idempotent as string[],
+      options.maxAttempts ?? 4,
+    ),
+    "grpc.max_reconnect_backoff_ms": 2_000,
+    "grpc.keepalive_time_ms": 30_000,
+    interceptors: [traceInterceptor, deadlineInterceptor(options.deadlineMs ?? 5_000)],
+  });
+  const client: Record<string, unknown> = { raw, close: () => raw.close() };
+  for (const key of Object.keys(definition)) {
+    const method = (raw as unknown as Record<string, (...args: unknown[]) => void>)[key]!.bind(raw);
+    client[key] = (request: unknown, callOptions?: { deadlineMs?: number }) =>
+      new Promise((resolve, reject) =>
+        method(
+          request,
+          new Metadata(),
+          callOptions?.deadlineMs ? { deadline: Date.now() + callOptions.deadlineMs } : {},
+          (err: ServiceError | null, response: unknown) => (err ? reject(err) : resolve(response)),
+        ),
+      );
+  }
+  return client as PromiseClient<S>;
+}

@@ -1,0 +1,111 @@
+import {
+  Server,
+  ServerCredentials,
+  status,
+  type ServerUnaryCall,
+  type ServiceDefinition,
+  type UntypedServiceImplementation,
+  type sendUnaryData,
+} from "@grpc/grpc-js";
+import { HealthImplementation } from "grpc-health-check";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import type { Logger } from "pino";
+import { CanopyError, toServiceError } from "../errors";
+import { metrics } from "../metrics";
+import { metadataGetter } from "./metadata";
+import { requestContext } from "../request-context";
+
+type RequestOf<M> = M extends { requestDeserialize: (b: Buffer) => infer Req } ? Req : never;
+type ResponseOf<M> = M extends { responseSerialize: (v: infer Res) => Buffer } ? Res : never;
+
+/** A service implemented as plain async functions: `(request, call) => Promise<response>`. */
+export type AsyncService<S extends ServiceDefinition> = {
+  [K in keyof S]: (
+    request: RequestOf<S[K]>,
+    call: ServerUnaryCall<RequestOf<S[K]>, ResponseOf<S[K]>>,
+  ) => Promise<ResponseOf<S[K]>>;
+};
+
+const tracer = trace.getTracer("canopy-grpc");
+
+/**
+ * Adapts async handlers to grpc-js: continues the caller's trace, times the call, and turns a
+ * thrown CanopyError into a status with its detail trailer. Unexpected errors are logged with their
+ * internal message and answered as INTERNAL without it.
+ */
+function adapt<S extends ServiceDefinition>(definition: S, impl: AsyncService<S>, log: Logger) {
+  const handlers: UntypedServiceImplementation = {};
+  for (const key of Object.keys(definition) as (keyof S & string)[]) {
+    const method = definition[key]!.path;
+    const handler = impl[key];
+    handlers[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
+      const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+      const stopTimer = metrics.grpcServerSeconds.startTimer({ method });
+      const requestId = String(call.metadata.get("x-request-id")[0] ?? "");
+      requestContext
+        .run({ requestId }, () =>
+          context.with(trace.setSpan(parent, span), () => handler(call.request as never, call as never)),
+        )
+        .then(
+          (response) => {
+            stopTimer({ code: "OK" });
+            span.end();
+            callback(null, response);
+          },
+          (err: unknown) => {
+            const e = toServiceError(err);
+            stopTimer({ code: status[e.code ?? status.INTERNAL] });
+            if (!(err instanceof CanopyError) || e.code === status.INTERNAL) {
+              log.error({ err, method }, "rpc failed");
+              span.setStatus({ code: SpanStatusCode.ERROR });
+            }
+            span.end();
+            callback(e);
+          },
+        );
+    };
+  }
+  return handlers;
+}
+
+export interface GrpcServer {
+  readonly port: number;
+  /** Stops accepting calls, lets in-flight calls finish (up to `graceMs`), then closes. */
+  shutdown(graceMs?: number): Promise<void>;
+  health: HealthImplementation;
+}
+
+/** Starts a gRPC server with `grpc.health.v1` on `port` (0 picks a free one). */
+export async function startGrpcServer<S extends ServiceDefinition>(options: {
+  definition: S;
+  implementation: AsyncService<S>;
+  port: number;
+  host?: string;
+  log: Logger;
+}): Promise<GrpcServer> {
+  const server = new Server({ "grpc.max_receive_message_length": 4 * 1024 * 1024 });
+  server.addService(options.definition, adapt(options.definition, options.implementation, options.log));
+  const health = new HealthImplementation({ "": "SERVING" });
+  health.addToServer(server);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync(
+      `${options.host ?? "0.0.0.0"}:${options.port}`,
+      ServerCredentials.createInsecure(),
+      (err, p) => (err ? reject(err) : resolve(p)),
+    ),
+  );
+  return {
+    port,
+    health,
+    shutdown: (graceMs = 10_000) =>
+      new Promise<void>((resolve) => {
+        health.setStatus("", "NOT_SERVING");
+        const timer = setTimeout(() => server.forceShutdown(), graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}
