@@ -5,16 +5,17 @@ import { readiness, type Logger, type ReadinessCheck } from "@canopy/kit";
 import { HttpError, routeNotFoundError } from "./http/errors";
 import { sendJson } from "./http/json";
 import { authenticate } from "./middleware/authenticate";
-import type { RateLimits } from "./middleware/rate-limit";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
 import type { RouteDeps } from "./routes/context";
+import { applicationRoutes } from "./routes/applications";
+import { discoveryRoutes } from "./routes/discovery";
 import { metaRoutes } from "./routes/meta";
+import { oauthRoutes } from "./routes/oauth";
 import { tokenRoutes } from "./routes/tokens";
 import { userRoutes } from "./routes/users";
 
 export interface AppDeps extends RouteDeps {
   log: Logger;
-  limits: RateLimits;
   checks: ReadinessCheck[];
 }
 
@@ -38,7 +39,12 @@ export function createApp(deps: AppDeps): Koa {
   api.use(authenticate(deps.cache, deps.limits, deps.auth));
   userRoutes(api, deps);
   tokenRoutes(api, deps);
+  applicationRoutes(api, deps);
   metaRoutes(api);
+
+  const provider = new Router();
+  oauthRoutes(provider, deps);
+  discoveryRoutes(provider, deps);
 
   app
     .use(requestId)
@@ -47,6 +53,7 @@ export function createApp(deps: AppDeps): Koa {
     .use(health.routes())
     .use(apiHeaders)
     .use(bodyParser({ enableTypes: ["json", "form"], jsonLimit: limit, formLimit: limit, encoding: "utf-8" }))
+    .use(provider.routes())
     .use(api.routes())
     .use(async (ctx) => {
       if (ctx.path.startsWith("/api/v3/")) {

@@ -9,6 +9,12 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   /** Requests per minute per user (authenticated API) and per IP (unauthenticated). */
   CANOPY_RATE_LIMIT_AUTHENTICATED: z.coerce.number().int().min(1).default(2000),
   CANOPY_RATE_LIMIT_UNAUTHENTICATED: z.coerce.number().int().min(1).default(500),
+  /** Requests per minute to /oauth/token, /oauth/revoke and /oauth/introspect, per client and per IP. */
+  CANOPY_RATE_LIMIT_OAUTH: z.coerce.number().int().min(1).default(300),
+  /** Sign-in attempts per minute per IP (GitLab's protected paths: 10). */
+  CANOPY_RATE_LIMIT_SIGN_IN: z.coerce.number().int().min(1).default(10),
+  /** How long a web session lasts without use. */
+  CANOPY_SESSION_HOURS: z.coerce.number().int().min(1).max(8760).default(168),
   /** How long an authentication answer may be reused without asking the auth service (events drop it sooner). */
   CANOPY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Largest request body accepted, in bytes. */

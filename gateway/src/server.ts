@@ -9,7 +9,7 @@ import {
   startBroadcastConsumer,
   type Logger,
 } from "@canopy/kit";
-import { auth, AUTH_IDEMPOTENT_METHODS, type events } from "@canopy/protos";
+import { auth, AUTH_IDEMPOTENT_METHODS, oauth, type events } from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
@@ -18,7 +18,7 @@ import { rateLimits } from "./middleware/rate-limit";
 /** Drops cached authentications when the auth service says a token or user changed. */
 async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event) {
   const revoked = payloadOf(event, EVENTS.tokenRevoked);
-  if (revoked) return cache.dropToken(revoked.tokenId);
+  if (revoked) return cache.dropToken(revoked.kind, revoked.tokenId);
   for (const kind of [EVENTS.userBlocked, EVENTS.userUnblocked, EVENTS.userDeleted, EVENTS.userUpdated]) {
     const payload = payloadOf<{ userId: number }>(event, kind);
     if (payload) return cache.dropUser(payload.userId);
@@ -30,6 +30,11 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
   const authClient = createClient(auth.AuthServiceService, {
     address: config.CANOPY_AUTH_ADDRESS,
     idempotent: AUTH_IDEMPOTENT_METHODS,
+  });
+  // Token, revoke and sign-in are not idempotent; only lookups are retried.
+  const oauthClient = createClient(oauth.OAuthServiceService, {
+    address: config.CANOPY_AUTH_ADDRESS,
+    idempotent: ["listApplications", "preAuthorize", "tokenInfo", "introspect", "userInfo", "getJwks"],
   });
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
@@ -51,11 +56,14 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     auth: authClient,
     cache,
     checks,
-    limits: rateLimits(
-      redis,
-      config.CANOPY_RATE_LIMIT_AUTHENTICATED,
-      config.CANOPY_RATE_LIMIT_UNAUTHENTICATED,
-    ),
+    oauth: oauthClient,
+    redis,
+    limits: rateLimits(redis, {
+      perUser: config.CANOPY_RATE_LIMIT_AUTHENTICATED,
+      perIp: config.CANOPY_RATE_LIMIT_UNAUTHENTICATED,
+      oauth: config.CANOPY_RATE_LIMIT_OAUTH,
+      signIn: config.CANOPY_RATE_LIMIT_SIGN_IN,
+    }),
   });
   const server = http.createServer(app.callback());
   server.keepAliveTimeout = 65_000;
@@ -76,6 +84,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       await nc.drain();
       await redis.quit();
       authClient.close();
+      oauthClient.close();
     },
   };
 }

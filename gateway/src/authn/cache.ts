@@ -1,14 +1,17 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import type { Logger, PromiseClient, RedisClient } from "@canopy/kit";
-import { auth } from "@canopy/protos";
+import { auth, type common } from "@canopy/protos";
 
 type Answer = auth.AuthenticateResponse;
-type Entry = { answer: Answer; userId: number; tokenId: number };
+type Entry = { answer: Answer; userId: number; token: string };
+
+/** Personal access tokens and OAuth tokens number their ids apart, so an id alone is ambiguous. */
+const tokenRef = (kind: common.TokenKind, id: number) => `${kind}:${id}`;
 
 const REFUSAL_TTL_MS = 10_000;
 const redisKey = (key: string) => `canopy:authn:${key}`;
-const redisIndex = (kind: "token" | "user", id: number) => `canopy:authn:${kind}:${id}`;
+const redisIndex = (kind: "token" | "user", id: number | string) => `canopy:authn:${kind}:${id}`;
 
 /**
  * Answers of the auth service's Authenticate, cached twice: in this process (no I/O at all) and in
@@ -21,7 +24,7 @@ const redisIndex = (kind: "token" | "user", id: number) => `canopy:authn:${kind}
  */
 export class AuthenticationCache {
   private readonly local: LRUCache<string, Entry>;
-  private readonly byToken = new Map<number, Set<string>>();
+  private readonly byToken = new Map<string, Set<string>>();
   private readonly byUser = new Map<number, Set<string>>();
   private epoch = 0;
 
@@ -36,7 +39,7 @@ export class AuthenticationCache {
       max: maxEntries,
       ttl: Math.max(ttlMs, 1),
       dispose: (entry, key) => {
-        this.byToken.get(entry.tokenId)?.delete(key);
+        this.byToken.get(entry.token)?.delete(key);
         this.byUser.get(entry.userId)?.delete(key);
       },
     });
@@ -54,10 +57,10 @@ export class AuthenticationCache {
   }
 
   /** Forgets every answer for a token id (revoked). */
-  async dropToken(tokenId: number): Promise<void> {
+  async dropToken(kind: common.TokenKind, tokenId: number): Promise<void> {
     this.epoch++;
-    this.dropLocal(this.byToken.get(tokenId));
-    await this.dropShared(redisIndex("token", tokenId));
+    this.dropLocal(this.byToken.get(tokenRef(kind, tokenId)));
+    await this.dropShared(redisIndex("token", tokenRef(kind, tokenId)));
   }
 
   /** Forgets every answer for a user's tokens (blocked, deleted, admin flag changed). */
@@ -79,10 +82,10 @@ export class AuthenticationCache {
     const ttl = this.ttlFor(answer);
     if (ttl <= 0) return;
     const userId = answer.actor?.userId ?? 0;
-    const tokenId = answer.actor?.tokenId ?? 0;
-    this.local.set(key, { answer, userId, tokenId }, { ttl });
+    const token = tokenRef(answer.actor?.tokenKind ?? 0, answer.actor?.tokenId ?? 0);
+    this.local.set(key, { answer, userId, token }, { ttl });
     if (!answer.actor) return;
-    (this.byToken.get(tokenId) ?? this.byToken.set(tokenId, new Set()).get(tokenId)!).add(key);
+    (this.byToken.get(token) ?? this.byToken.set(token, new Set()).get(token)!).add(key);
     (this.byUser.get(userId) ?? this.byUser.set(userId, new Set()).get(userId)!).add(key);
     if (!share) return;
     try {
@@ -90,8 +93,8 @@ export class AuthenticationCache {
       await this.redis
         .multi()
         .set(redisKey(key), encoded, { PX: ttl })
-        .sAdd(redisIndex("token", tokenId), key)
-        .pExpire(redisIndex("token", tokenId), this.ttlMs)
+        .sAdd(redisIndex("token", token), key)
+        .pExpire(redisIndex("token", token), this.ttlMs)
         .sAdd(redisIndex("user", userId), key)
         .pExpire(redisIndex("user", userId), this.ttlMs)
         .exec();

@@ -38,24 +38,45 @@ function throttled(name: string, limit: number, res: RateLimiterRes): HttpError 
   });
 }
 
+export interface RateLimitSettings {
+  perUser: number;
+  perIp: number;
+  oauth: number;
+  signIn: number;
+}
+
 export interface RateLimits {
   authenticated(ctx: Context, userId: number): Promise<void>;
   unauthenticated(ctx: Context): Promise<void>;
+  /** OAuth endpoints: counted per IP, and per client when one is named. */
+  oauth(ctx: Context, clientId?: string): Promise<void>;
+  signIn(ctx: Context): Promise<void>;
 }
 
-export function rateLimits(redis: RedisClient, perUser: number, perIp: number): RateLimits {
-  const byUser = limiter(redis, "throttle_authenticated_api", perUser);
-  const byIp = limiter(redis, "throttle_unauthenticated_api", perIp);
-  const consume = async (rl: RateLimiterRedis, name: string, limit: number, key: string) => {
-    try {
-      await rl.consume(key);
-    } catch (res) {
-      if (res instanceof RateLimiterRes) throw throttled(name, limit, res);
-      throw res;
-    }
+export function rateLimits(redis: RedisClient, settings: RateLimitSettings): RateLimits {
+  const budget = (name: string, points: number) => {
+    const rl = limiter(redis, name, points);
+    return async (key: string) => {
+      try {
+        await rl.consume(key);
+      } catch (res) {
+        if (res instanceof RateLimiterRes) throw throttled(name, points, res);
+        throw res;
+      }
+    };
   };
+  const byUser = budget("throttle_authenticated_api", settings.perUser);
+  const byIp = budget("throttle_unauthenticated_api", settings.perIp);
+  const oauthByIp = budget("throttle_oauth_ip", settings.oauth);
+  const oauthByClient = budget("throttle_oauth_client", settings.oauth);
+  const signInByIp = budget("throttle_sign_in", settings.signIn);
   return {
-    authenticated: (_ctx, userId) => consume(byUser, "throttle_authenticated_api", perUser, `user:${userId}`),
-    unauthenticated: (ctx) => consume(byIp, "throttle_unauthenticated_api", perIp, `ip:${ctx.ip}`),
+    authenticated: (_ctx, userId) => byUser(`user:${userId}`),
+    unauthenticated: (ctx) => byIp(`ip:${ctx.ip}`),
+    oauth: async (ctx, clientId) => {
+      await oauthByIp(`ip:${ctx.ip}`);
+      if (clientId) await oauthByClient(`client:${clientId}`);
+    },
+    signIn: (ctx) => signInByIp(`ip:${ctx.ip}`),
   };
 }

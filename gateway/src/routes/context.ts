@@ -1,15 +1,19 @@
 import type { Context } from "koa";
-import type { PromiseClient } from "@canopy/kit";
-import type { auth, common } from "@canopy/protos";
+import type { PromiseClient, RedisClient } from "@canopy/kit";
+import type { auth, common, oauth } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { GatewayConfig } from "../config";
 import { normalizeKeys } from "../http/params";
+import type { RateLimits } from "../middleware/rate-limit";
 
 /** What route handlers need. */
 export interface RouteDeps {
   config: GatewayConfig;
   auth: PromiseClient<typeof auth.AuthServiceService>;
+  oauth: PromiseClient<typeof oauth.OAuthServiceService>;
   cache: AuthenticationCache;
+  redis: RedisClient;
+  limits: RateLimits;
 }
 
 export const actorOf = (ctx: Context): common.Actor => ctx.state.actor;

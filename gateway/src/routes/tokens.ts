@@ -1,5 +1,6 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
+import { common } from "@canopy/protos";
 import { personalAccessToken } from "../entities/token";
 import { unauthorizedError } from "../http/errors";
 import { sendJson } from "../http/json";
@@ -60,7 +61,7 @@ export function tokenRoutes(router: Router, { auth: client, config, cache }: Rou
   const revoke = async (ctx: Context, id: number, actor = actorOf(ctx)) => {
     await client.revokePersonalAccessToken({ actor, id });
     // The auth service has published the revocation; drop our own copy without waiting for it.
-    await cache.dropToken(id);
+    await cache.dropToken(common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS, id);
     ctx.status = 204;
   };
   router.delete("/personal_access_tokens/self", requireUser, api, (ctx) =>

@@ -1,4 +1,5 @@
 import type { Logger, Pool } from "@canopy/kit";
+import type { AuthConfig } from "./config";
 
 /** What commands and finders need; built once in main.ts. */
 export interface Deps {
@@ -8,4 +9,5 @@ export interface Deps {
   tokenKey: Buffer;
   /** Publishes recorded events now and resolves when they are on the stream. */
   publishEvents: () => Promise<void>;
+  config: AuthConfig;
 }

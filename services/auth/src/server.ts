@@ -5,14 +5,17 @@ import {
   migrate,
   OutboxRelay,
   readMigrations,
+  serve,
   startGrpcServer,
   type Logger,
 } from "@canopy/kit";
-import { auth } from "@canopy/protos";
+import { auth, oauth } from "@canopy/protos";
 import { bootstrap } from "./bootstrap";
 import type { AuthConfig } from "./config";
 import type { Deps } from "./deps";
+import { rotateSigningKeys } from "./commands/oauth/keys";
 import { authService } from "./rpc/auth-service";
+import { oauthService } from "./rpc/oauth-service";
 import { tokenHashKey } from "./secrets";
 
 export const SCHEMA = "auth";
@@ -34,11 +37,20 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
     log,
     tokenKey: await tokenHashKey(pool, config.CANOPY_SECRET_KEY),
     publishEvents: () => relay.kick(),
+    config,
   };
   await bootstrap(deps, { rootPassword: config.CANOPY_ROOT_PASSWORD, rootToken: config.CANOPY_ROOT_TOKEN });
+  await rotateSigningKeys(deps);
+  // Checked often, acted on when the current key has reached its rotation age.
+  const rotation = setInterval(
+    () => rotateSigningKeys(deps).catch((err) => log.warn({ err }, "signing key rotation failed")),
+    6 * 3600_000,
+  ).unref();
   const grpc = await startGrpcServer({
-    definition: auth.AuthServiceService,
-    implementation: authService(deps),
+    services: [
+      serve(auth.AuthServiceService, authService(deps)),
+      serve(oauth.OAuthServiceService, oauthService(deps)),
+    ],
     port: config.CANOPY_AUTH_GRPC_PORT,
     log,
   });
@@ -50,6 +62,7 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
     pool,
     /** Stop accepting, finish in-flight calls, publish what is left, close connections. */
     stop: async () => {
+      clearInterval(rotation);
       await grpc.shutdown();
       await relay.stop();
       await nc.drain();

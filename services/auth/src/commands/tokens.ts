@@ -21,11 +21,16 @@ const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const daysFromNow = (days: number) => isoDate(new Date(Date.now() + days * 86_400_000));
 
+/** YYYY-MM-DD naming a real day. Date.parse rolls 2027-02-30 over to March; PostgreSQL refuses it. */
+function isCalendarDate(s: string): boolean {
+  const time = Date.parse(`${s}T00:00:00Z`);
+  return DATE.test(s) && !Number.isNaN(time) && isoDate(new Date(time)) === s;
+}
+
 /** GitLab requires an expiry: omitted means the longest allowed, a date in the past is refused. */
 function expiryOf(expiresAt: string): string {
   if (!expiresAt) return daysFromNow(MAX_LIFETIME_DAYS);
-  if (!DATE.test(expiresAt) || Number.isNaN(Date.parse(`${expiresAt}T00:00:00Z`)))
-    throw badParameter("expires_at is invalid");
+  if (!isCalendarDate(expiresAt)) throw badParameter("expires_at is invalid");
   if (expiresAt <= isoDate(new Date())) throw invalid({ expires_at: ["must be in the future"] });
   if (expiresAt > daysFromNow(MAX_LIFETIME_DAYS)) {
     throw invalid({ expires_at: [`must expire within ${MAX_LIFETIME_DAYS} days`] });

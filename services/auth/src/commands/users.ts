@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import argon2 from "argon2";
-import { conflict, EVENTS, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
+import { badParameter, conflict, EVENTS, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
 import { auth, type common } from "@canopy/protos";
 import { requireAdmin } from "../domain/policy";
 import { validateUser } from "../domain/users";
@@ -27,13 +27,28 @@ async function assertIdentityFree(deps: Deps, a: auth.UserAttributes, exceptId =
   if (taken.username) throw conflict("Username has already been taken");
 }
 
-/** A concurrent insert can still hit the unique indexes; answer it like the check above does. */
-function uniqueViolationToConflict(err: unknown): never {
+/**
+ * A concurrent write can still hit the unique indexes. PostgreSQL names whichever index it checked
+ * first (username's), so look again to answer as the check above does: email first.
+ */
+async function uniqueViolationToConflict(
+  deps: Deps,
+  a: auth.UserAttributes,
+  exceptId: number,
+  err: unknown,
+): Promise<never> {
   const e = err as { code?: string; constraint?: string };
-  if (e.code === "23505" && e.constraint === "users_email_lower")
-    throw conflict("Email has already been taken");
-  if (e.code === "23505" && e.constraint === "users_username_lower")
-    throw conflict("Username has already been taken");
+  if (
+    e.code === "23505" &&
+    (e.constraint === "users_email_lower" || e.constraint === "users_username_lower")
+  ) {
+    await assertIdentityFree(deps, a, exceptId);
+    throw conflict(
+      e.constraint === "users_email_lower"
+        ? "Email has already been taken"
+        : "Username has already been taken",
+    );
+  }
   throw err;
 }
 
@@ -50,7 +65,9 @@ export async function createUser(
   const columns = await columnsOf(a);
   if (a.skipConfirmation !== false) columns.confirmed_at = new Date();
   const row = await withTransaction(deps.pool, async (tx) => {
-    const created = await users.insertUser(tx, columns).catch(uniqueViolationToConflict);
+    const created = await users
+      .insertUser(tx, columns)
+      .catch((err) => uniqueViolationToConflict(deps, a, 0, err));
     await recordEvent(tx, EVENTS.userCreated, { userId: created.id, username: created.username }, actor);
     return created;
   });
@@ -71,7 +88,7 @@ export async function updateUser(
   const columns = await columnsOf(a);
   const row = await withTransaction(deps.pool, async (tx) => {
     const updated = Object.keys(columns).length
-      ? await users.updateUser(tx, id, columns).catch(uniqueViolationToConflict)
+      ? await users.updateUser(tx, id, columns).catch((err) => uniqueViolationToConflict(deps, a, id, err))
       : await users.findUserById(tx, id);
     if (!updated) throw notFound("User");
     await recordEvent(tx, EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
@@ -98,6 +115,10 @@ export async function setUserState(
   state: auth.UserState,
 ) {
   requireAdmin(actor);
+  // proto3 sends an unset enum as 0: that must not quietly unblock anybody.
+  if (state !== auth.UserState.USER_STATE_ACTIVE && state !== auth.UserState.USER_STATE_BLOCKED) {
+    throw badParameter("state does not have a valid value");
+  }
   const blocked = state === auth.UserState.USER_STATE_BLOCKED;
   const row = await withTransaction(deps.pool, async (tx) => {
     const user = await users.updateUser(tx, id, { state: blocked ? "blocked" : "active" });

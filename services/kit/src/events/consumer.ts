@@ -54,39 +54,48 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
   const messages = await consumer.consume({ max_messages: 64 });
 
   const handleOne = async (msg: JsMsg) => {
-    const event = events.Event.decode(msg.data);
-    const parent = propagation.extract(context.active(), event.traceContext);
+    let event: events.Event | undefined;
     try {
+      // Decoded inside the try: bytes that are not an envelope are retried and dead-lettered like any
+      // failure instead of ending the consume loop (and with it the consumer) with an exception.
+      const decoded = (event = events.Event.decode(msg.data));
+      const parent = propagation.extract(context.active(), decoded.traceContext);
       await context.with(parent, () =>
         withTransaction(pool, async (tx) => {
           const fresh = await tx.query(
             "INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            [name, event.id],
+            [name, decoded.id],
           );
-          if (fresh.rowCount) await options.handle(event, tx);
+          if (fresh.rowCount) await options.handle(decoded, tx);
         }),
       );
       msg.ack();
     } catch (err) {
       const attempt = msg.info.deliveryCount;
       if (attempt >= maxDeliver) {
-        log.error({ err, consumer: name, event_id: event.id, type: event.type }, "event dead-lettered");
+        log.error({ err, consumer: name, event_id: event?.id, type: event?.type }, "event dead-lettered");
         const h = natsHeaders();
         h.set("Canopy-Original-Subject", msg.subject);
         h.set("Canopy-Error", String((err as Error).message).slice(0, 500));
-        await nc
-          .jetstream()
-          .publish(deadLetterSubject(name), msg.data, { headers: h, msgID: `${name}:${event.id}` });
+        await nc.jetstream().publish(deadLetterSubject(name), msg.data, {
+          headers: h,
+          msgID: `${name}:${event?.id || `seq-${msg.seq}`}`,
+        });
         msg.term();
       } else {
-        log.warn({ err, consumer: name, event_id: event.id, attempt }, "event handling failed; will retry");
+        log.warn({ err, consumer: name, event_id: event?.id, attempt }, "event handling failed; will retry");
         msg.nak(retryDelayMs * attempt);
       }
     }
   };
 
   const loop = (async () => {
-    for await (const msg of messages) await handleOne(msg);
+    for await (const msg of messages) {
+      // Even a failed dead-letter publish must not end the loop; the message is redelivered later.
+      await handleOne(msg).catch((err) =>
+        log.error({ err, consumer: name }, "event could not be handled or parked"),
+      );
+    }
   })();
   return {
     stop: async () => {

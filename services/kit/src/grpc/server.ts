@@ -45,7 +45,9 @@ function adapt<S extends ServiceDefinition>(definition: S, impl: AsyncService<S>
       const requestId = String(call.metadata.get("x-request-id")[0] ?? "");
       requestContext
         .run({ requestId }, () =>
-          context.with(trace.setSpan(parent, span), () => handler(call.request as never, call as never)),
+          context.with(trace.setSpan(parent, span), async () =>
+            handler(call.request as never, call as never),
+          ),
         )
         .then(
           (response) => {
@@ -76,16 +78,27 @@ export interface GrpcServer {
   health: HealthImplementation;
 }
 
-/** Starts a gRPC server with `grpc.health.v1` on `port` (0 picks a free one). */
-export async function startGrpcServer<S extends ServiceDefinition>(options: {
-  definition: S;
-  implementation: AsyncService<S>;
+/** One gRPC service and its implementation; `serve` keeps the two types tied together. */
+export interface ServiceBinding {
+  add(server: Server, log: Logger): void;
+}
+
+export const serve = <S extends ServiceDefinition>(
+  definition: S,
+  implementation: AsyncService<S>,
+): ServiceBinding => ({
+  add: (server, log) => server.addService(definition, adapt(definition, implementation, log)),
+});
+
+/** Starts a gRPC server for `services` plus `grpc.health.v1` on `port` (0 picks a free one). */
+export async function startGrpcServer(options: {
+  services: ServiceBinding[];
   port: number;
   host?: string;
   log: Logger;
 }): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 4 * 1024 * 1024 });
-  server.addService(options.definition, adapt(options.definition, options.implementation, options.log));
+  for (const binding of options.services) binding.add(server, options.log);
   const health = new HealthImplementation({ "": "SERVING" });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>

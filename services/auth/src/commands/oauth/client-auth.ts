@@ -1,0 +1,43 @@
+import { timingSafeEqual } from "node:crypto";
+import type { oauth } from "@canopy/protos";
+import { refuse } from "../../domain/oauth/errors";
+import { tokenDigest } from "../../domain/tokens";
+import type { Deps } from "../../deps";
+import { findApplicationByUid, type ApplicationRow } from "../../store/oauth-applications";
+
+const sameDigest = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
+/**
+ * The application a token request comes from (Doorkeeper's `by_uid_and_secret`): a confidential
+ * application must prove itself with its secret; a public one may send its client_id alone, but a
+ * wrong secret fails it too. Undefined when no client_id was sent.
+ */
+export async function authenticateClient(
+  deps: Deps,
+  client: oauth.ClientCredentials | undefined,
+): Promise<ApplicationRow | undefined> {
+  if (!client?.clientId) {
+    if (client?.clientSecret) refuse("invalid_client");
+    return undefined;
+  }
+  const app = await findApplicationByUid(deps.pool, client.clientId);
+  if (!app) return refuse("invalid_client");
+  const secretGiven = client.clientSecret !== "";
+  if (app.confidential && !secretGiven) return refuse("invalid_client");
+  if (secretGiven && !sameDigest(tokenDigest(deps.tokenKey, client.clientSecret), app.secret_digest)) {
+    return refuse("invalid_client");
+  }
+  return app;
+}
+
+/** The client, which must be present. */
+export async function requireClient(
+  deps: Deps,
+  client: oauth.ClientCredentials | undefined,
+): Promise<ApplicationRow> {
+  return (await authenticateClient(deps, client)) ?? refuse("invalid_client");
+}

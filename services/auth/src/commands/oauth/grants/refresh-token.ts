@@ -1,0 +1,66 @@
+import { withTransaction } from "@canopy/kit";
+import type { oauth } from "@canopy/protos";
+import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/errors";
+import { parseScopes } from "../../../domain/oauth/scopes";
+import { tokenDigest } from "../../../domain/tokens";
+import type { Deps } from "../../../deps";
+import { findApplicationById } from "../../../store/oauth-applications";
+import { lockByRefreshDigest, markRotated } from "../../../store/oauth-tokens";
+import { findUserById } from "../../../store/users";
+import { authenticateClient } from "../client-auth";
+import { issueTokens, openReply, sealReply } from "../issue";
+import { revokeAndAnnounce } from "../revoke-tokens";
+
+type Outcome = { reply: oauth.TokenResponse } | { reused: boolean };
+
+/**
+ * grant_type=refresh_token with rotation: every refresh returns a new pair and retires the old one.
+ * Parallel refreshes of one token queue on its row lock. Within the grace window a repeat gets the
+ * very same new pair (workers racing on one token all succeed); after it, reuse of a retired refresh
+ * token is treated as theft and revokes the whole family.
+ */
+export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Promise<oauth.TokenResponse> {
+  if (!req.refreshToken) throw new OAuthRefusal(missingParameter("refresh_token"));
+  const client = await authenticateClient(deps, req.client);
+  const cfg = deps.config;
+  const outcome = await withTransaction<Outcome>(deps.pool, async (tx) => {
+    const old = await lockByRefreshDigest(tx, tokenDigest(deps.tokenKey, req.refreshToken));
+    if (!old) return refuse("invalid_grant");
+    if (old.application_id !== null && old.application_id !== client?.id) return refuse("invalid_grant");
+    if (old.rotated_at) {
+      const age = Date.now() - old.rotated_at.getTime();
+      const again = old.rotation_reply && age <= cfg.CANOPY_OAUTH_REFRESH_GRACE_SECONDS * 1000;
+      const reply = again ? openReply(req.refreshToken, old.rotation_reply!) : undefined;
+      if (reply) return { reply };
+      if (!cfg.CANOPY_OAUTH_REFRESH_REUSE_DETECTION) return refuse("invalid_grant");
+      return { reused: (await revokeAndAnnounce(tx, "family_id = $1", [old.family_id])) > 0 };
+    }
+    if (old.revoked_at) return refuse("invalid_grant");
+    if (old.refresh_expires_at && old.refresh_expires_at.getTime() <= Date.now())
+      return refuse("invalid_grant");
+    const user = old.user_id ? await findUserById(tx, old.user_id) : undefined;
+    if (old.user_id && user?.state !== "active") return refuse("invalid_grant");
+    const requested = parseScopes(req.scope);
+    if (!requested) return refuse("invalid_scope");
+    if (!requested.every((s) => old.scopes.includes(s))) return refuse("invalid_scope");
+    const app = old.application_id ? await findApplicationById(tx, old.application_id) : undefined;
+    const issued = await issueTokens(deps, tx, {
+      applicationId: old.application_id,
+      clientId: app?.uid ?? null,
+      userId: old.user_id,
+      scopes: requested.length ? requested : old.scopes,
+      familyId: old.family_id,
+      grantId: old.grant_id,
+      authTime: old.auth_time,
+      withRefresh: true,
+    });
+    // The old pair retires now; its access token stops working on every gateway.
+    await revokeAndAnnounce(tx, "id = $1", [old.id]);
+    await markRotated(tx, old.id, issued.row.id, sealReply(req.refreshToken, issued.reply));
+    return { reply: issued.reply };
+  });
+  // The retired access token (and, on reuse, the family) must stop working on every gateway now.
+  await deps.publishEvents();
+  if ("reply" in outcome) return outcome.reply;
+  return refuse("invalid_grant");
+}

@@ -1,0 +1,66 @@
+import type { oauth } from "@canopy/protos";
+import { OAuthRefusal, oauthError } from "../../domain/oauth/errors";
+import { tokenDigest } from "../../domain/tokens";
+import type { Deps } from "../../deps";
+import { findByRefreshDigest } from "../../store/oauth-tokens";
+import { authenticateClient } from "./client-auth";
+import { remainingSeconds } from "./issue";
+import { lookupAccessToken } from "./live-token";
+
+const inactive = (): oauth.IntrospectResponse => ({
+  active: false,
+  scope: "",
+  clientId: "",
+  username: "",
+  tokenType: "",
+  exp: 0,
+  iat: 0,
+  sub: "",
+});
+
+/**
+ * POST /oauth/introspect (RFC 7662), as Doorkeeper has it: the caller is a client (credentials) or
+ * holds another live token of an application. Tokens of other applications look inactive.
+ */
+export async function introspect(
+  deps: Deps,
+  req: oauth.IntrospectRequest,
+): Promise<oauth.IntrospectResponse> {
+  let callerAppId: number | undefined;
+  try {
+    callerAppId = (await authenticateClient(deps, req.client))?.id;
+  } catch (err) {
+    if (err instanceof OAuthRefusal) return { ...inactive(), error: err.error };
+    throw err;
+  }
+  if (callerAppId === undefined) {
+    if (!req.bearerToken) {
+      const description =
+        "Request needs to be authorized. Required parameter for authorizing the request is missing or invalid.";
+      return { ...inactive(), error: oauthError("invalid_request", description) };
+    }
+    const bearer = await lookupAccessToken(deps, req.bearerToken);
+    if (!bearer.live) return { ...inactive(), error: oauthError("invalid_token") };
+    callerAppId = bearer.token.application_id ?? undefined;
+  }
+  const found = await lookupAccessToken(deps, req.token);
+  const token = found.live ? found.token : await findLiveRefresh(deps, req.token);
+  if (!token || (token.application_id !== null && token.application_id !== callerAppId)) return inactive();
+  const remaining = remainingSeconds(token);
+  return {
+    active: true,
+    scope: token.scopes.join(" "),
+    clientId: token.application_uid ?? "",
+    username: token.username ?? "",
+    tokenType: "Bearer",
+    iat: Math.floor(token.created_at.getTime() / 1000),
+    exp: remaining === null ? 0 : Math.floor(Date.now() / 1000) + remaining,
+    sub: token.user_id ? String(token.user_id) : "",
+  };
+}
+
+async function findLiveRefresh(deps: Deps, value: string) {
+  const row = await findByRefreshDigest(deps.pool, tokenDigest(deps.tokenKey, value));
+  const expired = row?.refresh_expires_at && row.refresh_expires_at.getTime() <= Date.now();
+  return row && !row.revoked_at && !expired ? row : undefined;
+}

@@ -1,0 +1,50 @@
+import { withTransaction } from "@canopy/kit";
+import type { oauth } from "@canopy/protos";
+import { OAuthRefusal, oauthError } from "../../domain/oauth/errors";
+import { tokenDigest } from "../../domain/tokens";
+import type { Deps } from "../../deps";
+import { findByAccessDigest, findByRefreshDigest } from "../../store/oauth-tokens";
+import { authenticateClient } from "./client-auth";
+import { revokeAndAnnounce } from "./revoke-tokens";
+
+const notYours = (): oauth.RevokeResponse => ({
+  error: oauthError("unauthorized_client", "You are not authorized to revoke this token"),
+});
+
+/**
+ * POST /oauth/revoke (RFC 7009). Unknown tokens answer success. A token issued to an application
+ * may be revoked only by that application; without client credentials that is allowed only while
+ * CANOPY_OAUTH_ROPC_WITHOUT_CLIENT is on, and then only for tokens of public applications or none.
+ */
+export async function revoke(deps: Deps, req: oauth.RevokeRequest): Promise<oauth.RevokeResponse> {
+  let client;
+  try {
+    client = await authenticateClient(deps, req.client);
+  } catch (err) {
+    if (err instanceof OAuthRefusal) return { error: err.error };
+    throw err;
+  }
+  if (!client && !deps.config.CANOPY_OAUTH_ROPC_WITHOUT_CLIENT) return notYours();
+  const digest = tokenDigest(deps.tokenKey, req.token);
+  const order =
+    req.tokenTypeHint === "refresh_token"
+      ? [findByRefreshDigest, findByAccessDigest]
+      : [findByAccessDigest, findByRefreshDigest];
+  const found = (await order[0]!(deps.pool, digest)) ?? (await order[1]!(deps.pool, digest));
+  if (!found) return {};
+  if (found.application_id !== null) {
+    const anonymousAllowed = !client && !(await isConfidential(deps, found.application_id));
+    if (client?.id !== found.application_id && !anonymousAllowed) return notYours();
+  }
+  await withTransaction(deps.pool, (tx) => revokeAndAnnounce(tx, "id = $1", [found.id]));
+  await deps.publishEvents();
+  return {};
+}
+
+async function isConfidential(deps: Deps, applicationId: number) {
+  const { rows } = await deps.pool.query<{ confidential: boolean }>(
+    "SELECT confidential FROM oauth_applications WHERE id = $1",
+    [applicationId],
+  );
+  return rows[0]?.confidential ?? true;
+}

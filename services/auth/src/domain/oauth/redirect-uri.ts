@@ -1,0 +1,46 @@
+/** Schemes GitLab forbids for redirect URIs (forbid_redirect_uri). */
+const FORBIDDEN_SCHEMES = new Set(["javascript:", "data:", "vbscript:"]);
+export const OOB_URI = "urn:ietf:wg:oauth:2.0:oob";
+
+export const splitRedirectUris = (text: string) =>
+  text
+    .split(/\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** Validation messages as GitLab's Doorkeeper gives them, keyed by attribute. */
+export function redirectUriErrors(text: string): string[] {
+  const uris = splitRedirectUris(text);
+  if (!uris.length) return ["can't be blank"];
+  for (const uri of uris) {
+    if (uri === OOB_URI) continue;
+    let url: URL;
+    try {
+      url = new URL(uri);
+    } catch {
+      return ["must be a valid URI."];
+    }
+    if (FORBIDDEN_SCHEMES.has(url.protocol)) return ["is forbidden by the server."];
+    if (url.hash) return ["cannot contain a fragment."];
+    if (!url.protocol || uri.length > 2000) return ["must be a valid URI."];
+  }
+  return [];
+}
+
+/** Exact match against one of the registered URIs: no prefix, no normalisation surprises. */
+export const isRegisteredRedirect = (registered: string, requested: string) =>
+  splitRedirectUris(registered).includes(requested);
+
+/** Appends parameters to a URI's query, or to its fragment (implicit grant), keeping what it has. */
+export function withParams(
+  uri: string,
+  params: Record<string, string | undefined>,
+  inFragment = false,
+): string {
+  const url = new URL(uri);
+  const target = new URLSearchParams(inFragment ? url.hash.slice(1) : url.search);
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") target.set(k, v);
+  if (inFragment) url.hash = target.toString();
+  else url.search = target.toString();
+  return url.toString();
+}

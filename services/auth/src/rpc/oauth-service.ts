@@ -1,0 +1,34 @@
+import type { AsyncService } from "@canopy/kit";
+import { oauth } from "@canopy/protos";
+import {
+  createApplication,
+  deleteApplication,
+  listApplications,
+  renewApplicationSecret,
+} from "../commands/oauth/applications";
+import { authorize, preAuthorize } from "../commands/oauth/authorize";
+import { introspect } from "../commands/oauth/introspect";
+import { publishedKeys } from "../commands/oauth/keys";
+import { revoke } from "../commands/oauth/revoke";
+import { token } from "../commands/oauth/token";
+import { tokenInfo } from "../commands/oauth/token-info";
+import { userInfo } from "../commands/oauth/userinfo";
+import { verifyPassword } from "../commands/sign-in";
+import type { Deps } from "../deps";
+
+/** gRPC handlers of the OAuth provider: decode, call, encode. */
+export const oauthService = (deps: Deps): AsyncService<typeof oauth.OAuthServiceService> => ({
+  createApplication: (req) => createApplication(deps, req),
+  listApplications: (req) => listApplications(deps, req),
+  deleteApplication: (req) => deleteApplication(deps, req),
+  renewApplicationSecret: (req) => renewApplicationSecret(deps, req),
+  signIn: (req) => verifyPassword(deps, req.login, req.password),
+  preAuthorize: (req) => preAuthorize(deps, req),
+  authorize: (req) => authorize(deps, req),
+  token: (req) => token(deps, req),
+  tokenInfo: (req) => tokenInfo(deps, req),
+  revoke: (req) => revoke(deps, req),
+  introspect: (req) => introspect(deps, req),
+  userInfo: (req) => userInfo(deps, req),
+  getJwks: async () => ({ jwksJson: JSON.stringify({ keys: await publishedKeys(deps) }) }),
+});

@@ -1,0 +1,132 @@
+import type { Queryable } from "@canopy/kit";
+
+export interface OAuthTokenRow {
+  id: number;
+  family_id: number | null;
+  application_id: number | null;
+  user_id: number | null;
+  grant_id: number | null;
+  scopes: string[];
+  expires_in: number | null;
+  refresh_expires_at: Date | null;
+  nonce: string | null;
+  auth_time: Date | null;
+  created_at: Date;
+  revoked_at: Date | null;
+  rotated_at: Date | null;
+  replaced_by: number | null;
+  rotation_reply: Buffer | null;
+}
+
+export type NewOAuthToken = Pick<
+  OAuthTokenRow,
+  | "family_id"
+  | "application_id"
+  | "user_id"
+  | "grant_id"
+  | "scopes"
+  | "expires_in"
+  | "refresh_expires_at"
+  | "nonce"
+  | "auth_time"
+> & { token_digest: string; refresh_digest: string | null };
+
+export async function insertOAuthToken(db: Queryable, t: NewOAuthToken): Promise<OAuthTokenRow> {
+  const { rows } = await db.query<OAuthTokenRow>(
+    `INSERT INTO oauth_tokens (family_id, application_id, user_id, grant_id, token_digest, refresh_digest, scopes,
+       expires_in, refresh_expires_at, nonce, auth_time)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
+    [
+      t.family_id,
+      t.application_id,
+      t.user_id,
+      t.grant_id,
+      t.token_digest,
+      t.refresh_digest,
+      t.scopes,
+      t.expires_in,
+      t.refresh_expires_at,
+      t.nonce,
+      t.auth_time,
+    ],
+  );
+  const row = rows[0]!;
+  // A token that starts a family is its own family.
+  if (row.family_id === null) {
+    await db.query("UPDATE oauth_tokens SET family_id = id WHERE id = $1", [row.id]);
+    row.family_id = row.id;
+  }
+  return row;
+}
+
+/** The token with its application's uid and its user's name and state. */
+export type OAuthTokenWithOwner = OAuthTokenRow & {
+  application_uid: string | null;
+  username: string | null;
+  user_state: string | null;
+  user_admin: boolean | null;
+};
+
+const WITH_OWNER = `SELECT t.*, a.uid AS application_uid, u.username, u.state AS user_state, u.admin AS user_admin
+  FROM oauth_tokens t LEFT JOIN oauth_applications a ON a.id = t.application_id LEFT JOIN users u ON u.id = t.user_id`;
+
+export async function findByAccessDigest(
+  db: Queryable,
+  digest: string,
+): Promise<OAuthTokenWithOwner | undefined> {
+  const { rows } = await db.query<OAuthTokenWithOwner>(`${WITH_OWNER} WHERE t.token_digest = $1`, [digest]);
+  return rows[0];
+}
+
+export async function findByRefreshDigest(
+  db: Queryable,
+  digest: string,
+): Promise<OAuthTokenWithOwner | undefined> {
+  const { rows } = await db.query<OAuthTokenWithOwner>(`${WITH_OWNER} WHERE t.refresh_digest = $1`, [digest]);
+  return rows[0];
+}
+
+/** Locks a refresh token's row, so parallel refreshes of one token are answered one after another. */
+export async function lockByRefreshDigest(tx: Queryable, digest: string): Promise<OAuthTokenRow | undefined> {
+  const { rows } = await tx.query<OAuthTokenRow>(
+    "SELECT * FROM oauth_tokens WHERE refresh_digest = $1 FOR UPDATE",
+    [digest],
+  );
+  return rows[0];
+}
+
+export async function markRotated(
+  tx: Queryable,
+  id: number,
+  successor: number,
+  reply: Buffer,
+): Promise<void> {
+  await tx.query(
+    "UPDATE oauth_tokens SET rotated_at = now(), replaced_by = $2, rotation_reply = $3 WHERE id = $1",
+    [id, successor, reply],
+  );
+}
+
+/** Revokes tokens, answering which (id, user) pairs changed so their revocation can be announced. */
+export async function revokeWhere(tx: Queryable, clause: string, params: unknown[]) {
+  const { rows } = await tx.query<{ id: number; user_id: number | null }>(
+    `UPDATE oauth_tokens SET revoked_at = now() WHERE revoked_at IS NULL AND (${clause}) RETURNING id, user_id`,
+    params,
+  );
+  return rows;
+}
+
+/** Whether the user already holds a token of this application with exactly these scopes (expired counts). */
+export async function hasMatchingToken(
+  db: Queryable,
+  userId: number,
+  applicationId: number,
+  scopes: string[],
+) {
+  const { rows } = await db.query(
+    `SELECT 1 FROM oauth_tokens WHERE user_id = $1 AND application_id = $2 AND revoked_at IS NULL
+       AND scopes @> $3 AND scopes <@ $3 LIMIT 1`,
+    [userId, applicationId, scopes],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,238 @@
+import type { PoolClient } from "pg";
+import {
+  connectNats,
+  deadLetterSubject,
+  payloadOf,
+  STREAM,
+  startBroadcastConsumer,
+  startDurableConsumer,
+  type DurableConsumerOptions,
+  type NatsConnection,
+  type Pool,
+  type Subscription,
+} from "@canopy/kit";
+import { events } from "@canopy/protos";
+import {
+  envelope,
+  lastMessage,
+  publishEnvelope,
+  purgeSubjects,
+  testKind,
+  testSubjects,
+} from "./support/events";
+import { freshSchema, NATS_URL, quietLog, sleep, uniqueName, waitFor } from "./support/infra";
+
+const subjects = testSubjects();
+const kind = testKind(subjects.subject("user-created"));
+let pool: Pool;
+let dropSchema: () => Promise<void>;
+let nc: NatsConnection;
+const subscriptions: Subscription[] = [];
+const durableNames: string[] = [];
+
+beforeAll(async () => {
+  ({ pool, drop: dropSchema } = await freshSchema());
+  await pool.query("CREATE TABLE handled (event_id uuid NOT NULL, user_id bigint NOT NULL)");
+  nc = await connectNats(NATS_URL, quietLog, "kit-consumer-test");
+});
+
+afterEach(async () => {
+  await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
+});
+
+afterAll(async () => {
+  const jsm = await nc.jetstreamManager();
+  for (const name of durableNames) await jsm.consumers.delete(STREAM, name).catch(() => undefined);
+  await purgeSubjects(nc, subjects.all);
+  for (const name of durableNames) await purgeSubjects(nc, deadLetterSubject(name));
+  await nc.close();
+  await dropSchema();
+});
+
+/**
+ * A durable consumer with a name and a subject of its own (a new durable consumer reads the whole
+ * stream), fast retries, and cleanup.
+ */
+async function durable(
+  handle: DurableConsumerOptions["handle"],
+  options: Partial<DurableConsumerOptions> = {},
+) {
+  const name = uniqueName();
+  const subject = subjects.subject(name);
+  durableNames.push(name);
+  const start = () =>
+    startDurableConsumer({
+      nc,
+      pool,
+      log: quietLog,
+      name,
+      subjects: [subject],
+      handle,
+      retryDelayMs: 50,
+      ...options,
+    });
+  subscriptions.push(await start());
+  return { name, subject, restart: async () => void subscriptions.push(await start()) };
+}
+
+/** A handler that writes a row for each event, then does whatever `then` says (throw to fail). */
+function recordingHandler(then: (attempt: number) => void = () => undefined) {
+  const calls: string[] = [];
+  const handle = async (event: events.Event, tx: PoolClient) => {
+    calls.push(event.id);
+    await tx.query("INSERT INTO handled (event_id, user_id) VALUES ($1, $2)", [
+      event.id,
+      payloadOf(event, kind)!.userId,
+    ]);
+    then(calls.length);
+  };
+  return { calls, handle };
+}
+
+const handledRows = async (eventId: string) =>
+  (await pool.query("SELECT count(*) AS n FROM handled WHERE event_id = $1", [eventId])).rows[0].n as number;
+const processedRows = async (name: string, eventId: string) =>
+  (
+    await pool.query("SELECT count(*) AS n FROM processed_events WHERE consumer = $1 AND event_id = $2", [
+      name,
+      eventId,
+    ])
+  ).rows[0].n as number;
+
+/** Waits until the consumer has nothing left to deliver and nothing unacknowledged. */
+async function drained(name: string) {
+  const jsm = await nc.jetstreamManager();
+  await waitFor(`consumer ${name} to drain`, async () => {
+    const info = await jsm.consumers.info(STREAM, name);
+    return info.num_pending === 0 && info.num_ack_pending === 0;
+  });
+}
+
+describe("startDurableConsumer", () => {
+  it("retries a failed event and commits its effects exactly once", async () => {
+    const handler = recordingHandler((attempt) => {
+      if (attempt === 1) throw new Error("transient failure");
+    });
+    const { name, subject } = await durable(handler.handle);
+    const event = envelope(kind, 7);
+    await publishEnvelope(nc, subject, event);
+
+    await waitFor("the event to be processed", async () => (await processedRows(name, event.id)) === 1);
+    await drained(name);
+    expect(handler.calls).toEqual([event.id, event.id]);
+    // The first attempt's insert was rolled back with its transaction.
+    expect(await handledRows(event.id)).toBe(1);
+  });
+
+  it("does not run the handler again for an event it already handled", async () => {
+    const handler = recordingHandler();
+    const { name, subject } = await durable(handler.handle);
+    const event = envelope(kind, 8);
+    await publishEnvelope(nc, subject, event);
+    await waitFor("the event to be processed", async () => (await processedRows(name, event.id)) === 1);
+    // The same event arrives again (another relay pass outside the duplicate window).
+    await publishEnvelope(nc, subject, event);
+    await drained(name);
+    expect(handler.calls).toEqual([event.id]);
+    expect(await handledRows(event.id)).toBe(1);
+  });
+
+  it("rolls back the handler's writes when it throws", async () => {
+    const handler = recordingHandler(() => {
+      throw new Error("always fails");
+    });
+    const { name, subject } = await durable(handler.handle, { maxDeliver: 2 });
+    const event = envelope(kind, 9);
+    await publishEnvelope(nc, subject, event);
+    await waitFor("two attempts", () => handler.calls.length === 2);
+    await drained(name);
+    expect(await handledRows(event.id)).toBe(0);
+    expect(await processedRows(name, event.id)).toBe(0);
+  });
+
+  it("dead-letters an event after maxDeliver failed attempts and never calls the handler for it again", async () => {
+    const handler = recordingHandler(() => {
+      throw new Error("cannot handle user 10");
+    });
+    const { name, subject } = await durable(handler.handle, { maxDeliver: 3 });
+    const event = envelope(kind, 10);
+    await publishEnvelope(nc, subject, event);
+
+    const dead = await waitFor("the dead letter", () => lastMessage(nc, deadLetterSubject(name)));
+    expect(events.Event.decode(dead.data).id).toBe(event.id);
+    expect(dead.header.get("Canopy-Original-Subject")).toBe(subject);
+    expect(dead.header.get("Canopy-Error")).toBe("cannot handle user 10");
+    expect(handler.calls).toHaveLength(3);
+    await sleep(400); // several retry delays: a redelivery would have happened by now
+    await drained(name);
+    expect(handler.calls).toHaveLength(3);
+  });
+
+  it("keeps consuming after a message that is not an event at all", async () => {
+    const handler = recordingHandler();
+    const { name, subject } = await durable(handler.handle, { maxDeliver: 2 });
+    // Field 1 claims 5 bytes and brings 1: decoding throws.
+    await nc.jetstream().publish(subject, Uint8Array.from([0x0a, 0x05, 0x61]));
+    const event = envelope(kind, 11);
+    await publishEnvelope(nc, subject, event);
+    await waitFor(
+      "the event after the poison message",
+      async () => (await processedRows(name, event.id)) === 1,
+    );
+    expect(handler.calls).toEqual([event.id]);
+    const dead = await waitFor("the poison message to be dead-lettered", () =>
+      lastMessage(nc, deadLetterSubject(name)),
+    );
+    expect([...dead.data]).toEqual([0x0a, 0x05, 0x61]);
+    expect(dead.header.get("Canopy-Error")).toMatch(/premature EOF/);
+  });
+
+  it("resumes where it stopped: events published while it was down are handled on restart", async () => {
+    const handler = recordingHandler();
+    const { name, subject, restart } = await durable(handler.handle);
+    await subscriptions.pop()!.stop();
+    const event = envelope(kind, 12);
+    await publishEnvelope(nc, subject, event);
+    await sleep(100);
+    expect(handler.calls).toEqual([]);
+    await restart();
+    await waitFor("the event published while down", async () => (await processedRows(name, event.id)) === 1);
+    expect(handler.calls).toEqual([event.id]);
+  });
+});
+
+describe("startBroadcastConsumer", () => {
+  const subject = subjects.subject("broadcast");
+
+  async function broadcast(handle: (e: events.Event) => void) {
+    subscriptions.push(await startBroadcastConsumer({ nc, log: quietLog, subjects: [subject], handle }));
+  }
+
+  it("delivers every new event to every replica, and nothing published before it started", async () => {
+    await publishEnvelope(nc, subject, envelope(kind, 1)); // history: not for a consumer starting now
+    const seenByA: string[] = [];
+    const seenByB: string[] = [];
+    await broadcast((e) => void seenByA.push(e.id));
+    await broadcast((e) => void seenByB.push(e.id));
+
+    const fresh = envelope(kind, 2);
+    await publishEnvelope(nc, subject, fresh);
+    await waitFor("both replicas to see the event", () => seenByA.length > 0 && seenByB.length > 0);
+    await sleep(100);
+    expect(seenByA).toEqual([fresh.id]);
+    expect(seenByB).toEqual([fresh.id]);
+  });
+
+  it("keeps delivering after a handler throws", async () => {
+    const seen: string[] = [];
+    await broadcast((e) => {
+      seen.push(e.id);
+      throw new Error("cache unavailable");
+    });
+    const [first, second] = [envelope(kind, 3), envelope(kind, 4)];
+    await publishEnvelope(nc, subject, first);
+    await publishEnvelope(nc, subject, second);
+    await waitFor("both events", () => seen.length === 2);
+    expect(seen).toEqual([first.id, second.id]);
+  });
+});

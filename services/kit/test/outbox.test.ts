@@ -1,0 +1,125 @@
+import {
+  connectNats,
+  OutboxRelay,
+  payloadOf,
+  recordEvent,
+  withTransaction,
+  type NatsConnection,
+  type Pool,
+} from "@canopy/kit";
+import { events } from "@canopy/protos";
+import {
+  lastMessage,
+  messagesOn,
+  purgeSubjects,
+  streamCount,
+  testKind,
+  testSubjects,
+} from "./support/events";
+import { freshSchema, NATS_URL, quietLog, settlesWithin, waitFor } from "./support/infra";
+
+const subjects = testSubjects();
+let pool: Pool;
+let dropSchema: () => Promise<void>;
+let nc: NatsConnection;
+let relay: OutboxRelay;
+
+beforeAll(async () => {
+  ({ pool, drop: dropSchema } = await freshSchema());
+  nc = await connectNats(NATS_URL, quietLog, "kit-outbox-test");
+  // A long poll: publication in these tests comes from kick() or NOTIFY, never from the timer.
+  relay = new OutboxRelay(pool, nc, quietLog, { pollMs: 60_000 });
+  await relay.start();
+});
+
+afterAll(async () => {
+  await relay.stop();
+  await purgeSubjects(nc, subjects.all);
+  await nc.close();
+  await dropSchema();
+});
+
+/** Records a UserCreated event on a subject of its own in a committed transaction. */
+async function commitEvent(leaf: string, userId: number) {
+  const kind = testKind(subjects.subject(leaf));
+  const id = await withTransaction(pool, (tx) =>
+    recordEvent(tx, kind, { userId, username: `user${userId}` }),
+  );
+  return { kind, id };
+}
+
+const outboxRow = async (id: string) =>
+  (await pool.query<{ published_at: Date | null }>("SELECT published_at FROM outbox WHERE id = $1", [id]))
+    .rows[0];
+
+describe("recordEvent + OutboxRelay", () => {
+  it("publishes a committed event with Nats-Msg-Id = event id and a decodable envelope", async () => {
+    const before = Date.now();
+    const { kind, id } = await commitEvent("committed", 41);
+    await relay.kick();
+
+    const msg = await lastMessage(nc, kind.subject);
+    expect(msg).toBeDefined();
+    expect(msg!.header.get("Nats-Msg-Id")).toBe(id);
+    const envelope = events.Event.decode(msg!.data);
+    expect(envelope).toMatchObject({ id, type: "canopy.events.v1.UserCreated" });
+    expect(envelope.occurredAt!.getTime()).toBeGreaterThanOrEqual(before - 1_000);
+    expect(payloadOf(envelope, kind)).toEqual({ userId: 41, username: "user41" });
+    expect((await outboxRow(id))!.published_at).toBeInstanceOf(Date);
+  });
+
+  it("publishes nothing for a transaction that rolls back", async () => {
+    const kind = testKind(subjects.subject("rolled-back"));
+    let recorded = "";
+    const attempt = withTransaction(pool, async (tx) => {
+      recorded = await recordEvent(tx, kind, { userId: 42, username: "user42" });
+      throw new Error("the change failed after recording its event");
+    });
+    await expect(attempt).rejects.toThrow("the change failed");
+    await relay.kick();
+    expect(recorded).not.toBe("");
+    expect(await outboxRow(recorded)).toBeUndefined();
+    expect(await streamCount(nc, kind.subject)).toBe(0);
+  });
+
+  it("keeps ONE stream message when the same outbox row is published twice", async () => {
+    const { kind, id } = await commitEvent("twice", 43);
+    await relay.kick();
+    expect(await streamCount(nc, kind.subject)).toBe(1);
+    // As if the relay crashed after publishing but before recording it: the row is pending again.
+    await pool.query("UPDATE outbox SET published_at = NULL WHERE id = $1", [id]);
+    await relay.kick();
+    expect((await outboxRow(id))!.published_at).toBeInstanceOf(Date);
+    expect(await streamCount(nc, kind.subject)).toBe(1);
+  });
+
+  it("publishes the events of one transaction in the order they were recorded", async () => {
+    const kind = testKind(subjects.subject("ordered"));
+    const ids = await withTransaction(pool, async (tx) => {
+      const out: string[] = [];
+      for (let userId = 1; userId <= 5; userId++)
+        out.push(await recordEvent(tx, kind, { userId, username: "u" }));
+      return out;
+    });
+    await relay.kick();
+    const published = await messagesOn(nc, kind.subject);
+    expect(published.map((m) => m.header.get("Nats-Msg-Id"))).toEqual(ids);
+  });
+
+  it("is woken by the commit itself (LISTEN/NOTIFY), without a kick or a poll", async () => {
+    const { kind } = await commitEvent("notified", 44);
+    await waitFor(
+      "the relay to publish on NOTIFY",
+      async () => (await streamCount(nc, kind.subject)) === 1,
+      3_000,
+    );
+  });
+
+  it("resolves every concurrent kick, each after what was pending at its call is published", async () => {
+    const committed = await Promise.all([1, 2, 3, 4, 5].map((n) => commitEvent(`burst-${n}`, 100 + n)));
+    // The commits' NOTIFYs have already started passes; these kicks arrive while one is running.
+    const kicks = committed.map(() => relay.kick());
+    expect(await settlesWithin(Promise.all(kicks), 3_000)).toBe("settled");
+    for (const { kind } of committed) expect(await streamCount(nc, kind.subject)).toBe(1);
+  });
+});

@@ -1,0 +1,95 @@
+import { Writable } from "node:stream";
+import pino from "pino";
+import type { ServiceError } from "@grpc/grpc-js";
+import {
+  createClient,
+  notFound,
+  serve,
+  startGrpcServer,
+  type AsyncService,
+  type ClientOptions,
+  type GrpcServer,
+  type Logger,
+} from "@canopy/kit";
+import { auth } from "@canopy/protos";
+import { quietLog } from "./infra";
+
+export type AuthService = typeof auth.AuthServiceService;
+export type AuthHandlers = Partial<AsyncService<AuthService>>;
+export type AuthClient = ReturnType<typeof createClient<AuthService>>;
+
+/** The generated auth service with only `handlers` implemented; every other method answers 404 User. */
+export function authImplementation(handlers: AuthHandlers): AsyncService<AuthService> {
+  const unimplemented = async () => {
+    throw notFound("User");
+  };
+  const methods = Object.keys(auth.AuthServiceService) as (keyof AuthService)[];
+  return Object.fromEntries(
+    methods.map((m) => [m, handlers[m] ?? unimplemented]),
+  ) as AsyncService<AuthService>;
+}
+
+const running: { server: GrpcServer; client: AuthClient }[] = [];
+
+/**
+ * A real grpc-js server on a free port with `handlers`, and a real client to it. Both are closed by
+ * `closeAllServers` (call it in afterEach).
+ */
+export async function serveAuth(
+  handlers: AuthHandlers,
+  clientOptions: Partial<ClientOptions<AuthService>> = {},
+  log: Logger = quietLog,
+) {
+  const server = await startGrpcServer({
+    services: [serve(auth.AuthServiceService, authImplementation(handlers))],
+    port: 0,
+    host: "127.0.0.1",
+    log,
+  });
+  const address = `127.0.0.1:${server.port}`;
+  const client = createClient(auth.AuthServiceService, {
+    address,
+    idempotent: ["getUser", "listUsers"],
+    ...clientOptions,
+  });
+  running.push({ server, client });
+  return { server, client, address };
+}
+
+export async function closeAllServers() {
+  for (const { server, client } of running.splice(0)) {
+    client.close();
+    await server.shutdown(100);
+  }
+}
+
+/** The error a call failed with; fails the test if the call succeeded. */
+export async function failureOf(call: Promise<unknown>): Promise<ServiceError> {
+  try {
+    await call;
+  } catch (err) {
+    return err as ServiceError;
+  }
+  throw new Error("the call succeeded but was expected to fail");
+}
+
+/** A pino logger whose records land in `records` (parsed), for asserting what a server logged. */
+export function recordingLogger() {
+  const records: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      records.push(JSON.parse(String(chunk)) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level: "debug", messageKey: "msg" }, sink) as Logger, records };
+}
+
+export const user = (overrides: Partial<auth.User> = {}): auth.User =>
+  auth.User.fromPartial({
+    id: 1,
+    username: "root",
+    email: "root@example.com",
+    name: "Administrator",
+    ...overrides,
+  });
