@@ -13,13 +13,17 @@ import { metaRoutes } from "./routes/meta";
 import { oauthRoutes } from "./routes/oauth";
 import { tokenRoutes } from "./routes/tokens";
 import { userRoutes } from "./routes/users";
+import { webRoutes } from "./web";
 
 export interface AppDeps extends RouteDeps {
   log: Logger;
   checks: ReadinessCheck[];
 }
 
-/** The HTTP edge: health, then `/api/v4` (authenticated, rate limited), then GitLab's catch-alls. */
+/**
+ * The HTTP edge: health, the OAuth endpoints, `/api/v4` (authenticated, rate limited), the HTML pages
+ * (session cookie; they replace the API headers with their own), then GitLab's catch-alls.
+ */
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: deps.config.CANOPY_TRUST_PROXY });
   const limit = deps.config.CANOPY_MAX_BODY_BYTES;
@@ -52,9 +56,19 @@ export function createApp(deps: AppDeps): Koa {
     .use(errorHandler(deps.log))
     .use(health.routes())
     .use(apiHeaders)
-    .use(bodyParser({ enableTypes: ["json", "form"], jsonLimit: limit, formLimit: limit, encoding: "utf-8" }))
+    .use(
+      bodyParser({
+        enableTypes: ["json", "form"],
+        // Grape reads parameters from the body of a DELETE as well (a token, for one).
+        parsedMethods: ["POST", "PUT", "PATCH", "DELETE"],
+        jsonLimit: limit,
+        formLimit: limit,
+        encoding: "utf-8",
+      }),
+    )
     .use(provider.routes())
     .use(api.routes())
+    .use(webRoutes(deps))
     .use(async (ctx) => {
       if (ctx.path.startsWith("/api/v3/")) {
         throw new HttpError(410, { error: "API V3 is no longer supported. Use API V4 instead." });

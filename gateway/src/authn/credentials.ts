@@ -25,6 +25,9 @@ export function extractToken(ctx: Context, body: Record<string, unknown>): strin
 /** The Sudo header or `sudo` parameter: a user id or username to act as. */
 export function extractSudo(ctx: Context, body: Record<string, unknown>): string | undefined {
   const value = ctx.get("Sudo") || ctx.query.sudo || body.sudo;
+  // No user has a NUL byte in their name, and PostgreSQL cannot even compare one.
+  if (typeof value === "string" && value.includes("\u0000"))
+    throw new HttpError(400, { error: "sudo is invalid" });
   return typeof value === "string" && value !== ""
     ? value
     : typeof value === "number"

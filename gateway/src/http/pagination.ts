@@ -17,7 +17,9 @@ export function setPaginationHeaders(
   const totalPages = info.totalCapped ? undefined : Math.max(Math.ceil(info.total / perPage), 1);
   const hasNext = totalPages === undefined ? itemsOnPage === perPage : page < totalPages;
   const link = (p: number) => {
-    const params = { ...ctx.query, page: String(p), per_page: String(perPage) } as Record<string, unknown>;
+    // Tokens given as parameters are not repeated into a header that proxies and clients may log.
+    const { private_token: _p, access_token: _a, ...requestQuery } = ctx.query;
+    const params = { ...requestQuery, page: String(p), per_page: String(perPage) } as Record<string, unknown>;
     const query = Object.keys(params)
       .sort()
       .flatMap((k) =>

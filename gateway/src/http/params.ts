@@ -18,8 +18,18 @@ const integer = z.preprocess(
 );
 
 export const param = {
-  /** Text; numbers given in JSON are taken as their text, as Grape does. */
-  string: (max = 10_000) => z.preprocess((v) => (typeof v === "number" ? String(v) : v), z.string().max(max)),
+  /**
+   * Text; numbers given in JSON are taken as their text, as Grape does. A NUL byte is refused here
+   * (GitLab's HandleNullBytes middleware answers 400 too): PostgreSQL cannot store or compare it.
+   */
+  string: (max = 10_000) =>
+    z.preprocess(
+      (v) => (typeof v === "number" ? String(v) : v),
+      z
+        .string()
+        .max(max)
+        .refine((s) => !s.includes("\u0000")),
+    ),
   integer: () => integer,
   /** An integer id: positive, within PostgreSQL's bigint and JavaScript's safe range. */
   id: () => integer.refine((n) => n > 0),
@@ -35,7 +45,10 @@ export const param = {
     z
       .string()
       .regex(DATE)
-      .refine((s) => new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)),
+      .refine((s) => {
+        const d = new Date(`${s}T00:00:00Z`);
+        return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(s);
+      }),
   /** `a[]=x&a[]=y`, a JSON array, or the comma form `a=x,y`. */
   array: <T extends z.ZodTypeAny>(item: T) =>
     z.preprocess((v) => (typeof v === "string" ? v.split(",").filter(Boolean) : v), z.array(item).max(100)),

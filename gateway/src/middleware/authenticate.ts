@@ -24,6 +24,8 @@ export function authenticate(
     const token = extractToken(ctx, body);
     if (!token) {
       await limits.unauthenticated(ctx);
+      // GitLab's sudo! needs a signed-in caller: Sudo without a token is 401, not an anonymous request.
+      if (extractSudo(ctx, body)) throw unauthorizedError();
       ctx.state.actor = ANONYMOUS;
       return next();
     }

@@ -35,6 +35,7 @@ function throttled(name: string, limit: number, res: RateLimiterRes): HttpError 
     "RateLimit-Observed": String(res.consumedPoints),
     "RateLimit-Remaining": "0",
     "RateLimit-Reset": String(Math.ceil((Date.now() + res.msBeforeNext) / 1000)),
+    "RateLimit-ResetTime": new Date(Date.now() + res.msBeforeNext).toUTCString(),
   });
 }
 

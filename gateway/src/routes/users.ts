@@ -58,7 +58,7 @@ const toAttributes = (p: UserParams): auth.UserAttributes => ({
 
 const idParam = { id: param.id() };
 
-export function userRoutes(router: Router, { auth: client, config }: RouteDeps) {
+export function userRoutes(router: Router, { auth: client, config, cache }: RouteDeps) {
   const url = config.CANOPY_EXTERNAL_URL;
   const readUser = requireScopes("read_user");
   const write = requireScopes();
@@ -107,13 +107,16 @@ export function userRoutes(router: Router, { auth: client, config }: RouteDeps) 
   router.post("/users", requireUser, write, async (ctx) => {
     const raw = rawParams(ctx);
     const p = parseUserParams(raw);
-    const missing = (["email", "name", "username"] as const).filter((k) => p[k] === undefined);
-    const problems = missing.map((k) => `${k} is missing`);
-    if (p.password === undefined && !p.reset_password && !p.force_random_password) {
-      problems.push(
+    // In the order GitLab declares them: email, at_least_one_of(password, ...), name, username.
+    const problems = [
+      p.email === undefined && "email is missing",
+      p.password === undefined &&
+        !p.reset_password &&
+        !p.force_random_password &&
         "password, reset_password, force_random_password are missing, at least one parameter must be provided",
-      );
-    }
+      p.name === undefined && "name is missing",
+      p.username === undefined && "username is missing",
+    ].filter(Boolean);
     if (problems.length) throw paramError(problems.join(", "));
     const u = await client.createUser({ actor: actorOf(ctx), attributes: toAttributes(p) });
     sendJson(ctx, 201, userWithAdmin(u, url));
@@ -124,12 +127,15 @@ export function userRoutes(router: Router, { auth: client, config }: RouteDeps) 
     const { id } = parseParams(idParam, raw);
     const p = parseUserParams(raw);
     const u = await client.updateUser({ actor: actorOf(ctx), id, attributes: toAttributes(p) });
+    // As for a revoked token: drop our own copies now rather than when the event arrives.
+    await cache.dropUser(id);
     sendJson(ctx, 200, userWithAdmin(u, url));
   });
 
   router.delete("/users/:id", requireUser, write, async (ctx) => {
     const { id } = parseParams(idParam, rawParams(ctx));
     await client.deleteUser({ actor: actorOf(ctx), id });
+    await cache.dropUser(id);
     ctx.status = 204;
   });
 
@@ -140,6 +146,7 @@ export function userRoutes(router: Router, { auth: client, config }: RouteDeps) 
     router.post(`/users/:id/${action}`, requireUser, write, async (ctx) => {
       const { id } = parseParams(idParam, rawParams(ctx));
       await client.setUserState({ actor: actorOf(ctx), id, state });
+      await cache.dropUser(id);
       sendJson(ctx, 201, true);
     });
   }

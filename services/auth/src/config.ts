@@ -46,7 +46,10 @@ export const authConfigSchema = baseConfigSchema.extend({
   /** When set, root owns a personal access token with exactly this value (scopes api, sudo). */
   CANOPY_ROOT_TOKEN: z
     .string()
-    .regex(/^glpat-[A-Za-z0-9_-]{20,}$/, "must be glpat- followed by at least 20 letters, digits, '_' or '-'")
+    .regex(
+      /^glpat-[A-Za-z0-9_-]{20,249}$/,
+      "must be glpat- followed by 20 to 249 letters, digits, '_' or '-'",
+    )
     .optional(),
   /** Key for hashing tokens. When unset, one is generated on first start and kept in the database. */
   CANOPY_SECRET_KEY: z.string().min(32).optional(),

@@ -31,6 +31,7 @@ export async function listUsers(deps: Deps, actor: common.Actor | undefined, req
     search: request.search || undefined,
     username: request.username || undefined,
     state: request.state === "active" || request.state === "blocked" ? request.state : undefined,
+    searchPrivateEmails: Boolean(actor?.admin),
   };
   const [list, counted] = await Promise.all([
     users.listUsers(deps.pool, filter, window.limit, window.offset),

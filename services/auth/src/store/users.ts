@@ -102,6 +102,8 @@ export interface UserFilter {
   search?: string;
   username?: string;
   state?: "active" | "blocked";
+  /** Whether search may match private emails (administrators only, as in GitLab's UsersFinder). */
+  searchPrivateEmails?: boolean;
 }
 
 /** Escapes LIKE wildcards so user input matches literally. */
@@ -117,7 +119,13 @@ function where(filter: UserFilter): [string, unknown[]] {
   if (filter.search) {
     params.push(likePattern(filter.search));
     const p = `$${params.length}`;
-    clauses.push(`(username ILIKE ${p} OR name ILIKE ${p} OR email ILIKE ${p})`);
+    // Others may only find a user by a public email, written out in full: a search must not reveal
+    // a private one.
+    if (!filter.searchPrivateEmails) params.push(filter.search);
+    const email = filter.searchPrivateEmails
+      ? `email ILIKE ${p}`
+      : `lower(public_email) = lower($${params.length})`;
+    clauses.push(`(username ILIKE ${p} OR name ILIKE ${p} OR ${email})`);
   }
   if (filter.state) {
     params.push(filter.state);

@@ -2,7 +2,7 @@ import { withTransaction } from "@canopy/kit";
 import type { oauth } from "@canopy/protos";
 import { missingParameter, oauthError, type OAuthErrorCode } from "../../domain/oauth/errors";
 import { CHALLENGE_METHODS, isValidVerifier } from "../../domain/oauth/pkce";
-import { isRegisteredRedirect, withParams } from "../../domain/oauth/redirect-uri";
+import { isRegisteredRedirect, OOB_URI, withParams } from "../../domain/oauth/redirect-uri";
 import { effectiveScopes } from "../../domain/oauth/scopes";
 import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
@@ -34,8 +34,10 @@ async function check(deps: Deps, req: oauth.AuthorizeRequest): Promise<Checked> 
     return page(oauthError("invalid_redirect_uri"));
   }
   const implicit = req.responseType === "token";
+  const outOfBand = req.redirectUri === OOB_URI;
   const back = (code: OAuthErrorCode, description?: string) => {
     const error = description ? { error: code, description } : oauthError(code);
+    if (outOfBand) return page(error);
     const params = { error: error.error, error_description: error.description, state: req.state };
     return {
       error,
@@ -43,7 +45,8 @@ async function check(deps: Deps, req: oauth.AuthorizeRequest): Promise<Checked> 
     };
   };
   if (!req.responseType) return back("invalid_request", missingParameter("response_type").description);
-  const supported = req.responseType === "code" || (implicit && deps.config.CANOPY_OAUTH_IMPLICIT_GRANT);
+  const supported =
+    req.responseType === "code" || (implicit && !outOfBand && deps.config.CANOPY_OAUTH_IMPLICIT_GRANT);
   if (!supported) return back("unsupported_response_type");
   if (req.responseMode && !["query", "fragment"].includes(req.responseMode))
     return back("unsupported_response_mode");
@@ -103,6 +106,7 @@ export async function authorize(deps: Deps, req: oauth.AuthorizeRequest): Promis
   const { app, scopes, implicit } = checked;
   const inFragment = implicit || req.responseMode === "fragment";
   if (!req.approved) {
+    if (req.redirectUri === OOB_URI) return { error: oauthError("access_denied"), redirect: "" };
     const denied = oauthError("access_denied");
     const params = { error: denied.error, error_description: denied.description, state: req.state };
     return { redirect: withParams(req.redirectUri, params, inFragment) };
@@ -140,5 +144,9 @@ export async function authorize(deps: Deps, req: oauth.AuthorizeRequest): Promis
     auth_time: req.authTime ?? null,
     lifetime_seconds: deps.config.CANOPY_OAUTH_CODE_SECONDS,
   });
+  if (req.redirectUri === OOB_URI) {
+    const native = `${deps.config.CANOPY_EXTERNAL_URL.replace(/\/+$/, "")}/oauth/authorize/native`;
+    return { redirect: withParams(native, { code }) };
+  }
   return { redirect: withParams(req.redirectUri, { code, state: req.state }, inFragment) };
 }

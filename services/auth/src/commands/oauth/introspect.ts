@@ -27,6 +27,7 @@ export async function introspect(
   req: oauth.IntrospectRequest,
 ): Promise<oauth.IntrospectResponse> {
   let callerAppId: number | undefined;
+  let viaBearer = false;
   try {
     callerAppId = (await authenticateClient(deps, req.client))?.id;
   } catch (err) {
@@ -39,13 +40,22 @@ export async function introspect(
         "Request needs to be authorized. Required parameter for authorizing the request is missing or invalid.";
       return { ...inactive(), error: oauthError("invalid_request", description) };
     }
+    // RFC 7662 §2.1 (Doorkeeper): the bearer must be another live token than the one asked about.
     const bearer = await lookupAccessToken(deps, req.bearerToken);
-    if (!bearer.live) return { ...inactive(), error: oauthError("invalid_token") };
+    if (!bearer.live || req.bearerToken === req.token)
+      return { ...inactive(), error: oauthError("invalid_token") };
     callerAppId = bearer.token.application_id ?? undefined;
+    viaBearer = true;
   }
   const found = await lookupAccessToken(deps, req.token);
   const token = found.live ? found.token : await findLiveRefresh(deps, req.token);
-  if (!token || (token.application_id !== null && token.application_id !== callerAppId)) return inactive();
+  // A client may look at its own tokens and at tokens of no application; a bearer token only at
+  // tokens of its own application (or, without one, of none), as Doorkeeper's default policy.
+  const tokenAppId = token?.application_id ?? undefined;
+  const allowed = viaBearer
+    ? tokenAppId === callerAppId
+    : tokenAppId === undefined || tokenAppId === callerAppId;
+  if (!token || !allowed) return inactive();
   const remaining = remainingSeconds(token);
   return {
     active: true,

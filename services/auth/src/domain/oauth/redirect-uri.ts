@@ -8,12 +8,18 @@ export const splitRedirectUris = (text: string) =>
     .map((s) => s.trim())
     .filter(Boolean);
 
+const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+/** What a relative reference (RFC 3986) may contain; anything else cannot be a URI at all. */
+const RELATIVE_REFERENCE = /^[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]+$/;
+
 /** Validation messages as GitLab's Doorkeeper gives them, keyed by attribute. */
 export function redirectUriErrors(text: string): string[] {
   const uris = splitRedirectUris(text);
   if (!uris.length) return ["can't be blank"];
   for (const uri of uris) {
     if (uri === OOB_URI) continue;
+    const scheme = SCHEME.exec(uri)?.[0];
+    if (!scheme) return [RELATIVE_REFERENCE.test(uri) ? "must be an absolute URI." : "must be a valid URI."];
     let url: URL;
     try {
       url = new URL(uri);
@@ -22,6 +28,9 @@ export function redirectUriErrors(text: string): string[] {
     }
     if (FORBIDDEN_SCHEMES.has(url.protocol)) return ["is forbidden by the server."];
     if (url.hash) return ["cannot contain a fragment."];
+    // Doorkeeper's unspecified_scheme: an opaque URI (`localhost:3000`, `myapp:cb`) has no real scheme.
+    if (!uri.startsWith("/", scheme.length) || url.protocol === "localhost:")
+      return ["must specify a scheme."];
     if (!url.protocol || uri.length > 2000) return ["must be a valid URI."];
   }
   return [];

@@ -16,7 +16,9 @@ export const isServerScope = (s: string) => (SERVER_SCOPES as readonly string[])
  * The scopes a request gets: the requested ones, or the default `api` when none were asked for and
  * the application has it. Undefined when the request may not have them (invalid_scope).
  */
-export function effectiveScopes(requested: string, allowed: string[]): string[] | undefined {
+export function effectiveScopes(requested: string, applicationScopes: string[]): string[] | undefined {
+  // An application registered without scopes may ask for any the server knows.
+  const allowed: readonly string[] = applicationScopes.length ? applicationScopes : SERVER_SCOPES;
   const scopes = parseScopes(requested);
   if (!scopes) return undefined;
   const wanted = scopes.length ? scopes : allowed.includes(DEFAULT_SCOPE) ? [DEFAULT_SCOPE] : [];

@@ -1,0 +1,297 @@
+/**
+ * Shared setup for the gateway's HTTP tests. Each test file starts a real auth service and one or
+ * more real gateways in-process (real PostgreSQL, Redis and NATS JetStream, no mocks) and drives
+ * them with `fetch`, as a GitLab client would. Every log line of those processes is kept in memory
+ * (`Stack.logs`) so a test can check that no secret was ever written.
+ *
+ * Test files run in parallel against one database and one Redis: usernames are unique per test
+ * (`unique`), and no test counts rows or rate-limit points it did not create itself.
+ */
+import { randomBytes } from "node:crypto";
+import { connectRedis, createLogger, createPool, type Pool, type RedisClient } from "@canopy/kit";
+import { loadAuthConfig, startAuthService } from "@canopy/auth";
+import { loadGatewayConfig, startGateway } from "../src";
+
+export const EXTERNAL_URL = "https://canopy.example.com";
+export const ROOT_PASSWORD = "root-password-for-gateway-tests";
+export const PASSWORD = "s3cret-Passw0rd!";
+
+/** A short random suffix, so names never collide across tests, files and runs. */
+export const unique = (prefix = "u") => `${prefix}${randomBytes(5).toString("hex")}`;
+export const newRootToken = () => `glpat-${randomBytes(24).toString("base64url")}`;
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Every line a logger wrote, as text (pino's JSON). */
+export class LogSink {
+  readonly lines: string[] = [];
+  write(line: string) {
+    this.lines.push(line);
+  }
+  get text() {
+    return this.lines.join("");
+  }
+}
+
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed JSON body; undefined when the body is empty or not JSON. */
+  body: unknown;
+}
+
+export interface RequestOptions {
+  /** Sent as PRIVATE-TOKEN. */
+  token?: string;
+  headers?: Record<string, string>;
+  /** Sent as a JSON body. */
+  json?: unknown;
+  /** Sent as an application/x-www-form-urlencoded body. */
+  form?: Record<string, string>;
+  /** Sent as is, with `headers` deciding its Content-Type. */
+  raw?: string | Buffer;
+}
+
+export class Gateway {
+  constructor(
+    readonly port: number,
+    readonly stop: () => Promise<void>,
+  ) {}
+
+  get base() {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Reply> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token !== undefined) headers["PRIVATE-TOKEN"] = options.token;
+    let body: string | Buffer | undefined = options.raw;
+    if (options.json !== undefined) {
+      headers["Content-Type"] ??= "application/json";
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers["Content-Type"] ??= "application/x-www-form-urlencoded";
+      body = new URLSearchParams(options.form).toString();
+    }
+    const res = await fetch(this.base + path, { method, headers, body });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: res.headers, text, body: parsed };
+  }
+
+  get = (path: string, options?: RequestOptions) => this.request("GET", path, options);
+  post = (path: string, options?: RequestOptions) => this.request("POST", path, options);
+  put = (path: string, options?: RequestOptions) => this.request("PUT", path, options);
+  delete = (path: string, options?: RequestOptions) => this.request("DELETE", path, options);
+}
+
+export interface Stack {
+  /** The auth service, running in this process. */
+  authService: Awaited<ReturnType<typeof startAuthService>>;
+  /** The first gateway; `gateways` holds all of them. */
+  gw: Gateway;
+  gateways: Gateway[];
+  rootToken: string;
+  /** A pool on the test database (search_path `auth`), for reading back and for what the API cannot do. */
+  db: Pool;
+  redis: RedisClient;
+  logs: LogSink;
+  authAddress: string;
+  /** Starts one more gateway (against this stack's auth service unless `env` says otherwise). */
+  addGateway(env?: Record<string, string>): Promise<Gateway>;
+  stop(): Promise<void>;
+}
+
+/** Test gateways get budgets no test run reaches; the rate-limit tests start their own. */
+const GENEROUS_LIMITS = {
+  CANOPY_RATE_LIMIT_AUTHENTICATED: "1000000",
+  CANOPY_RATE_LIMIT_UNAUTHENTICATED: "1000000",
+};
+
+export async function startStack(options: { gateways?: Record<string, string>[] } = {}): Promise<Stack> {
+  const logs = new LogSink();
+  const rootToken = newRootToken();
+  const authConfig = loadAuthConfig({
+    ...process.env,
+    CANOPY_AUTH_GRPC_PORT: "0",
+    CANOPY_ROOT_PASSWORD: ROOT_PASSWORD,
+    CANOPY_ROOT_TOKEN: rootToken,
+  });
+  const auth = await startAuthService(authConfig, createLogger("auth", "trace", logs));
+  const authAddress = `127.0.0.1:${auth.grpc.port}`;
+  const db = createPool({ url: authConfig.CANOPY_DATABASE_URL, schema: "auth" });
+  const gatewayLog = createLogger("gateway", "trace", logs);
+  const redis = await connectRedis(authConfig.CANOPY_REDIS_URL, gatewayLog);
+  const gateways: Gateway[] = [];
+  const addGateway = async (env: Record<string, string> = {}) => {
+    const config = loadGatewayConfig({
+      ...process.env,
+      ...GENEROUS_LIMITS,
+      CANOPY_PORT: "0",
+      CANOPY_AUTH_ADDRESS: authAddress,
+      CANOPY_EXTERNAL_URL: EXTERNAL_URL,
+      ...env,
+    });
+    const started = await startGateway(config, gatewayLog);
+    const gateway = new Gateway(started.port, started.stop);
+    gateways.push(gateway);
+    return gateway;
+  };
+  for (const env of options.gateways ?? [{}]) await addGateway(env);
+  return {
+    authService: auth,
+    gw: gateways[0]!,
+    gateways,
+    rootToken,
+    db,
+    redis,
+    logs,
+    authAddress,
+    addGateway,
+    stop: async () => {
+      for (const g of gateways) await g.stop();
+      await redis.quit();
+      await db.end();
+      await auth.stop();
+    },
+  };
+}
+
+/** GitLab's UserWithAdmin entity, as POST /users answers. */
+export interface ApiUser {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+  state: string;
+  is_admin: boolean;
+  [field: string]: unknown;
+}
+
+export interface ApiToken {
+  id: number;
+  user_id: number;
+  name: string;
+  scopes: string[];
+  token: string;
+  [field: string]: unknown;
+}
+
+/** Creates a user through the API as root; fails the test unless the API answers 201. */
+export async function createUser(stack: Stack, attributes: Record<string, unknown> = {}): Promise<ApiUser> {
+  const username = unique("user_");
+  const res = await stack.gw.post("/api/v4/users", {
+    token: stack.rootToken,
+    json: {
+      username,
+      email: `${username}@example.com`,
+      name: `User ${username}`,
+      password: PASSWORD,
+      ...attributes,
+    },
+  });
+  if (res.status !== 201) throw new Error(`creating a user: ${res.status} ${res.text}`);
+  return res.body as ApiUser;
+}
+
+/** Gives a user a new personal access token (made by root); the answer carries the secret. */
+export async function createToken(
+  stack: Stack,
+  userId: number,
+  scopes = ["api"],
+  extra: Record<string, unknown> = {},
+): Promise<ApiToken> {
+  const res = await stack.gw.post(`/api/v4/users/${userId}/personal_access_tokens`, {
+    token: stack.rootToken,
+    json: { name: unique("token-"), scopes, ...extra },
+  });
+  if (res.status !== 201) throw new Error(`creating a token: ${res.status} ${res.text}`);
+  return res.body as ApiToken;
+}
+
+export interface SignedIn {
+  user: ApiUser;
+  token: ApiToken;
+  /** The token's secret. */
+  secret: string;
+}
+
+/** A new user (non-admin unless `attributes.admin`) with a token of `scopes`. */
+export async function signedInUser(
+  stack: Stack,
+  scopes = ["api"],
+  attributes: Record<string, unknown> = {},
+): Promise<SignedIn> {
+  const user = await createUser(stack, attributes);
+  const token = await createToken(stack, user.id, scopes);
+  return { user, token, secret: token.token };
+}
+
+/** The row of `auth.users` with this id, or undefined. */
+export async function userRow(stack: Stack, id: number): Promise<Record<string, unknown> | undefined> {
+  const { rows } = await stack.db.query("SELECT * FROM auth.users WHERE id = $1", [id]);
+  return rows[0];
+}
+
+export async function countUsers(stack: Stack, where: string, params: unknown[]): Promise<number> {
+  const { rows } = await stack.db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM auth.users WHERE ${where}`,
+    params,
+  );
+  return rows[0]!.n;
+}
+
+/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
+export async function eventually<T>(
+  what: string,
+  probe: () => Promise<T | undefined>,
+  timeoutMs = 1_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** GitLab's API headers on a JSON answer. */
+export function expectJsonHeaders(res: Reply) {
+  expect(res.headers.get("content-type")).toBe("application/json");
+  expect(res.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+  expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+  expect(res.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
+}
+
+/** Status, exact body, and `Content-Type: application/json` exactly. */
+export function expectError(res: Reply, status: number, body: unknown) {
+  expect({ status: res.status, body: res.body }).toEqual({ status, body });
+  expectJsonHeaders(res);
+}
+
+export const UNAUTHORIZED = { message: "401 Unauthorized" };
+export const FORBIDDEN = { message: "403 Forbidden" };
+export const EXPIRED = {
+  error: "invalid_token",
+  error_description: "Token is expired. You can either do re-authorization or token refresh.",
+};
+export const REVOKED = {
+  error: "invalid_token",
+  error_description: "Token was revoked. You have to re-authorize from the user.",
+};
+export const wwwAuthenticate = (description: string) =>
+  `Bearer realm="Protected by OAuth 2.0", error="invalid_token", error_description="${description}"`;
+export const insufficientScope = (scope: string) => ({
+  error: "insufficient_scope",
+  error_description: "The request requires higher privileges than provided by the access token.",
+  scope,
+});
+
+/** ISO 8601 with milliseconds, UTC. */
+export const ISO_TIME = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);

@@ -1,0 +1,173 @@
+import {
+  connectNats,
+  createLogger,
+  EVENTS,
+  payloadOf,
+  startBroadcastConsumer,
+  STREAM,
+  type EventKind,
+  type NatsConnection,
+  type Subscription,
+} from "@canopy/kit";
+import { auth, common, events } from "@canopy/protos";
+import { createUser, eventually, newSignedInUser, startHarness, type Harness } from "./support";
+
+// Every state change is an event on the CANOPY stream, in an envelope that names the actor. Other
+// services and every gateway replica read them; a revoked token must be on the stream before the
+// RPC that revoked it returns, so no gateway keeps serving it from its cache.
+let h: Harness;
+let nc: NatsConnection;
+let subscription: Subscription;
+const received: events.Event[] = [];
+
+beforeAll(async () => {
+  h = await startHarness();
+  const log = createLogger("auth-events-test", "silent");
+  nc = await connectNats(h.config.CANOPY_NATS_URL, log, "auth-events-test");
+  // Subscribed before anything happens: the consumer only delivers what is published from now on.
+  subscription = await startBroadcastConsumer({
+    nc,
+    log,
+    subjects: ["canopy.auth.>"],
+    handle: (event) => void received.push(event),
+  });
+});
+afterAll(async () => {
+  await subscription.stop();
+  await nc.drain();
+  await h.stop();
+});
+
+/** The first received event of `kind` whose payload satisfies `match`, waiting up to `timeoutMs`. */
+function eventOf<T>(kind: EventKind<T>, match: (payload: T) => boolean, timeoutMs = 5_000) {
+  return eventually(
+    () => {
+      for (const event of received) {
+        const payload = payloadOf(event, kind);
+        if (payload !== undefined && match(payload)) return { event, payload };
+      }
+      return undefined;
+    },
+    timeoutMs,
+    kind.type,
+  );
+}
+
+const byUser = (userId: number) => (p: { userId: number }) => p.userId === userId;
+
+/** What every envelope carries besides its payload. */
+function expectEnvelope(event: events.Event, kind: EventKind<unknown>, actor: common.Actor) {
+  expect(event.type).toBe(kind.type);
+  expect(event.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  expect(Math.abs(event.occurredAt!.getTime() - Date.now())).toBeLessThan(30_000);
+  expect(event.actor).toEqual(actor);
+}
+
+describe("user events", () => {
+  it("CreateUser emits UserCreated", async () => {
+    const user = await createUser(h);
+    const { event, payload } = await eventOf(EVENTS.userCreated, byUser(user.id));
+    expect(payload).toEqual({ userId: user.id, username: user.username });
+    expectEnvelope(event, EVENTS.userCreated, h.admin);
+  });
+
+  it("UpdateUser emits UserUpdated with the new username", async () => {
+    const user = await createUser(h);
+    const renamed = `${user.username}_renamed`;
+    await h.rpc.updateUser({ actor: h.admin, id: user.id, attributes: { username: renamed } });
+    const { event, payload } = await eventOf(EVENTS.userUpdated, byUser(user.id));
+    expect(payload).toEqual({ userId: user.id, username: renamed });
+    expectEnvelope(event, EVENTS.userUpdated, h.admin);
+  });
+
+  it("SetUserState emits UserBlocked, then UserUnblocked", async () => {
+    const user = await createUser(h);
+    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_BLOCKED });
+    const blocked = await eventOf(EVENTS.userBlocked, byUser(user.id));
+    expect(blocked.payload).toEqual({ userId: user.id });
+    expectEnvelope(blocked.event, EVENTS.userBlocked, h.admin);
+
+    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_ACTIVE });
+    const unblocked = await eventOf(EVENTS.userUnblocked, byUser(user.id));
+    expectEnvelope(unblocked.event, EVENTS.userUnblocked, h.admin);
+  });
+
+  it("DeleteUser emits UserDeleted", async () => {
+    const user = await createUser(h);
+    await h.rpc.deleteUser({ actor: h.admin, id: user.id });
+    const { event, payload } = await eventOf(EVENTS.userDeleted, byUser(user.id));
+    expect(payload).toEqual({ userId: user.id });
+    expectEnvelope(event, EVENTS.userDeleted, h.admin);
+  });
+});
+
+describe("token events", () => {
+  const revokedPayload = (token: { id: number; userId: number }): events.TokenRevoked => ({
+    tokenId: token.id,
+    userId: token.userId,
+    kind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS,
+  });
+
+  it("RevokePersonalAccessToken emits TokenRevoked carrying the token, its owner and the actor", async () => {
+    const user = await newSignedInUser(h);
+    await h.rpc.revokePersonalAccessToken({ actor: user.actor, id: user.token.id });
+    const { event, payload } = await eventOf(EVENTS.tokenRevoked, (p) => p.tokenId === user.token.id);
+    expect(payload).toEqual(revokedPayload(user.token));
+    expectEnvelope(event, EVENTS.tokenRevoked, user.actor);
+  });
+
+  it("has TokenRevoked on the stream when the RPC returns, and delivered well within the 1 s poll", async () => {
+    const user = await newSignedInUser(h);
+    const jsm = await nc.jetstreamManager();
+    const lastSeq = async () => (await jsm.streams.info(STREAM)).state.last_seq;
+
+    const before = await lastSeq();
+    await h.rpc.revokePersonalAccessToken({ actor: h.admin, id: user.token.id });
+    const returnedAt = Date.now();
+    const after = await lastSeq();
+
+    // Read straight from the stream what was published while the RPC ran.
+    const published: events.TokenRevoked[] = [];
+    for (let seq = before + 1; seq <= after; seq++) {
+      const message = await jsm.streams.getMessage(STREAM, { seq });
+      const payload = payloadOf(events.Event.decode(message.data), EVENTS.tokenRevoked);
+      if (payload) published.push(payload);
+    }
+    expect(published).toContainEqual(revokedPayload(user.token));
+
+    await eventOf(EVENTS.tokenRevoked, (p) => p.tokenId === user.token.id, 500);
+    expect(Date.now() - returnedAt).toBeLessThan(500);
+  });
+
+  it("emits nothing for a refused or repeated revocation", async () => {
+    const [owner, other] = await Promise.all([newSignedInUser(h), newSignedInUser(h)]);
+    await expect(
+      h.rpc.revokePersonalAccessToken({ actor: other.actor, id: owner.token.id }),
+    ).rejects.toThrow();
+    await h.rpc.revokePersonalAccessToken({ actor: other.actor, id: other.token.id });
+    await h.rpc.revokePersonalAccessToken({ actor: h.admin, id: other.token.id });
+    // The relay publishes in commit order; once this marker is here, anything recorded before it is too.
+    const marker = await newSignedInUser(h);
+    await h.rpc.revokePersonalAccessToken({ actor: marker.actor, id: marker.token.id });
+    await eventOf(EVENTS.tokenRevoked, (p) => p.tokenId === marker.token.id);
+
+    const revokedIds = received.flatMap((e) => payloadOf(e, EVENTS.tokenRevoked)?.tokenId ?? []);
+    expect(revokedIds.filter((id) => id === owner.token.id)).toEqual([]);
+    expect(revokedIds.filter((id) => id === other.token.id)).toEqual([other.token.id]);
+  });
+
+  it("emits nothing for a refused user write", async () => {
+    const [target, regular] = await Promise.all([createUser(h), newSignedInUser(h)]);
+    await expect(h.rpc.deleteUser({ actor: regular.actor, id: target.id })).rejects.toThrow();
+    await expect(
+      h.rpc.setUserState({ actor: regular.actor, id: target.id, state: auth.UserState.USER_STATE_BLOCKED }),
+    ).rejects.toThrow();
+    const marker = await createUser(h);
+    await eventOf(EVENTS.userCreated, byUser(marker.id));
+    const about = received.filter((e) => {
+      const p = payloadOf(e, EVENTS.userDeleted) ?? payloadOf(e, EVENTS.userBlocked);
+      return p?.userId === target.id;
+    });
+    expect(about).toEqual([]);
+  });
+});

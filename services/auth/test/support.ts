@@ -1,0 +1,245 @@
+/**
+ * Shared setup for the auth service's contract tests. Each test file starts a real service
+ * in-process (migrations, bootstrap, outbox relay, gRPC on a free port) against the run's throwaway
+ * database, and talks to it only through a real gRPC client. SQL is used for what the API cannot do
+ * (ageing a token, reading what is stored) and for counting rows.
+ *
+ * Every test file shares the one `auth` schema, and files run in parallel: names are unique per test
+ * (see `unique`) and no test counts rows it did not create itself.
+ */
+import { randomBytes } from "node:crypto";
+import { status } from "@grpc/grpc-js";
+import {
+  createClient,
+  createLogger,
+  createPool,
+  errorDetailOf,
+  fieldErrorsOf,
+  isServiceError,
+  type Pool,
+  type PromiseClient,
+} from "@canopy/kit";
+import { AUTH_IDEMPOTENT_METHODS, auth, type common } from "@canopy/protos";
+import { loadAuthConfig, type AuthConfig } from "../src/config";
+import { startAuthService } from "../src/server";
+
+export { status };
+
+// Real PostgreSQL, NATS and argon2 hashing, with every test file running at once: 5 s is too tight.
+jest.setTimeout(20_000);
+
+export type Service = Awaited<ReturnType<typeof startAuthService>>;
+
+type Definition = typeof auth.AuthServiceService;
+type Method = keyof Definition;
+type RequestOf<K extends Method> = Parameters<PromiseClient<Definition>[K]>[0];
+type ResponseOf<K extends Method> = Awaited<ReturnType<PromiseClient<Definition>[K]>>;
+type DeepPartial<T> = T extends Date
+  ? T
+  : T extends (infer U)[]
+    ? DeepPartial<U>[]
+    : T extends object
+      ? { [K in keyof T]?: DeepPartial<T[K]> }
+      : T;
+
+/**
+ * The gRPC client with proto3 defaults filled in: `rpc.listUsers({ actor, search: "x" })` sends a
+ * complete ListUsersRequest, as any client built from the .proto would.
+ */
+export type Rpc = { [K in Method]: (request: DeepPartial<RequestOf<K>>) => Promise<ResponseOf<K>> };
+
+const REQUESTS: { [K in Method]: { fromPartial(object: DeepPartial<RequestOf<K>>): RequestOf<K> } } = {
+  authenticate: auth.AuthenticateRequest,
+  getUser: auth.GetUserRequest,
+  listUsers: auth.ListUsersRequest,
+  createUser: auth.CreateUserRequest,
+  updateUser: auth.UpdateUserRequest,
+  deleteUser: auth.DeleteUserRequest,
+  setUserState: auth.SetUserStateRequest,
+  createPersonalAccessToken: auth.CreatePersonalAccessTokenRequest,
+  listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
+  getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
+  revokePersonalAccessToken: auth.RevokePersonalAccessTokenRequest,
+};
+
+function withDefaults(client: PromiseClient<Definition>): Rpc {
+  const call = <K extends Method>(method: K) =>
+    ((request: DeepPartial<RequestOf<K>>) =>
+      (client[method] as (r: RequestOf<K>) => Promise<ResponseOf<K>>)(
+        REQUESTS[method].fromPartial(request),
+      )) as Rpc[K];
+  return Object.fromEntries((Object.keys(REQUESTS) as Method[]).map((m) => [m, call(m)])) as Rpc;
+}
+
+/** A short random suffix: usernames and emails must not collide across tests and files. */
+export const unique = (prefix = "u") => `${prefix}${randomBytes(5).toString("hex")}`;
+
+/** A value CANOPY_ROOT_TOKEN accepts. */
+export const newRootToken = () => `glpat-${randomBytes(24).toString("base64url")}`;
+
+/** The configuration a test service runs with: a free gRPC port and its own root token. */
+export function testConfig(rootToken = newRootToken(), env: NodeJS.ProcessEnv = {}): AuthConfig {
+  return loadAuthConfig({
+    ...process.env,
+    ...env,
+    CANOPY_AUTH_GRPC_PORT: "0",
+    CANOPY_ROOT_PASSWORD: "root-password-for-tests",
+    CANOPY_ROOT_TOKEN: rootToken,
+    CANOPY_LOG_LEVEL: "silent",
+  });
+}
+
+export const startService = (config: AuthConfig) => startAuthService(config, createLogger("auth", "silent"));
+
+export interface Harness {
+  service: Service;
+  /** Raw promise client, as `createClient` makes it. */
+  client: PromiseClient<Definition>;
+  rpc: Rpc;
+  /** A pool on the test database (search_path `auth`), apart from the service's own. */
+  db: Pool;
+  config: AuthConfig;
+  rootToken: string;
+  /** root, as Authenticate(root token) describes it. */
+  admin: common.Actor;
+  stop(): Promise<void>;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const config = testConfig();
+  const service = await startService(config);
+  const client = createClient(auth.AuthServiceService, {
+    address: `127.0.0.1:${service.grpc.port}`,
+    idempotent: AUTH_IDEMPOTENT_METHODS,
+  });
+  const rpc = withDefaults(client);
+  const db = createPool({ url: config.CANOPY_DATABASE_URL, schema: "auth" });
+  const { actor } = await rpc.authenticate({ token: config.CANOPY_ROOT_TOKEN });
+  if (!actor) throw new Error("the root token did not authenticate");
+  return {
+    service,
+    client,
+    rpc,
+    db,
+    config,
+    rootToken: config.CANOPY_ROOT_TOKEN!,
+    admin: actor,
+    stop: async () => {
+      client.close();
+      await db.end();
+      await service.stop();
+    },
+  };
+}
+
+/** Attributes of a valid new user, unique to this call. */
+export function newUserAttributes(overrides: auth.UserAttributes = {}): auth.UserAttributes {
+  const username = unique("user_");
+  return {
+    username,
+    email: `${username}@example.com`,
+    name: `User ${username}`,
+    password: "s3cret-passw0rd",
+    ...overrides,
+  };
+}
+
+/** Creates a user as root. */
+export const createUser = (h: Harness, overrides: auth.UserAttributes = {}) =>
+  h.rpc.createUser({ actor: h.admin, attributes: newUserAttributes(overrides) });
+
+export interface SignedIn {
+  user: auth.User;
+  /** The token's secret. */
+  secret: string;
+  token: auth.PersonalAccessToken;
+  /** What Authenticate(secret) answers: what the gateway would pass on. */
+  actor: common.Actor;
+}
+
+/** Gives `user` a new token (made by root) and authenticates with it, as the gateway would. */
+export async function signIn(h: Harness, user: auth.User, scopes = ["api"]): Promise<SignedIn> {
+  const created = await h.rpc.createPersonalAccessToken({
+    actor: h.admin,
+    userId: user.id,
+    name: unique("token-"),
+    scopes,
+  });
+  const { actor } = await h.rpc.authenticate({ token: created.secret });
+  if (!actor) throw new Error(`token of ${user.username} did not authenticate`);
+  return { user, secret: created.secret, token: created.token!, actor };
+}
+
+/** A new non-admin user with a token. */
+export const newSignedInUser = async (h: Harness, overrides: auth.UserAttributes = {}) =>
+  signIn(h, await createUser(h, overrides));
+
+export interface Failure {
+  code: status;
+  resource: string;
+  publicMessage: string;
+  fieldErrors: Record<string, string[]>;
+}
+
+/** The status and ErrorDetail of a call that must fail; fails the test if it succeeds. */
+export async function failure(call: Promise<unknown>): Promise<Failure> {
+  let err: unknown;
+  try {
+    await call;
+  } catch (e) {
+    err = e;
+  }
+  if (err === undefined) throw new Error("expected the call to fail, but it succeeded");
+  if (!isServiceError(err)) throw err;
+  const detail = errorDetailOf(err);
+  return {
+    code: err.code,
+    resource: detail.resource,
+    publicMessage: detail.publicMessage,
+    fieldErrors: fieldErrorsOf(detail),
+  };
+}
+
+/** An expected Failure: only the code is required; the detail's parts default to empty. */
+export const failed = (code: status, detail: Partial<Omit<Failure, "code">> = {}): Failure => ({
+  code,
+  resource: "",
+  publicMessage: "",
+  fieldErrors: {},
+  ...detail,
+});
+
+/** Rows in `auth.users` whose username or email is one of these (case-insensitive). */
+export async function countUsersNamed(db: Pool, username: string, email: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*) AS n FROM auth.users WHERE lower(username) = lower($1) OR lower(email) = lower($2)",
+    [username, email],
+  );
+  return rows[0]!.n;
+}
+
+export async function countTokensOf(db: Pool, userId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    "SELECT count(*) AS n FROM auth.personal_access_tokens WHERE user_id = $1",
+    [userId],
+  );
+  return rows[0]!.n;
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 5_000,
+  what = "condition",
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** YYYY-MM-DD of today plus `days`, in UTC. */
+export const utcDate = (days = 0) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
