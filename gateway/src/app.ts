@@ -3,6 +3,7 @@ import Router from "@koa/router";
 import { bodyParser } from "@koa/bodyparser";
 import { readiness, type Logger, type ReadinessCheck } from "@canopy/kit";
 import { HttpError, routeNotFoundError } from "./http/errors";
+import { multipartFields } from "./http/multipart";
 import { sendJson } from "./http/json";
 import { authenticate } from "./middleware/authenticate";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
@@ -66,6 +67,7 @@ export function createApp(deps: AppDeps): Koa {
         encoding: "utf-8",
       }),
     )
+    .use(multipartFields(limit))
     .use(provider.routes())
     .use(api.routes())
     .use(webRoutes(deps))

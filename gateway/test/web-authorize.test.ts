@@ -244,12 +244,13 @@ test("answering without the session's CSRF token is refused and issues nothing",
   expectHtmlPage(res, 422);
 });
 
-test("implicit grant: the token comes back in the fragment", async () => {
+test("implicit grant: the token comes back in the fragment (public clients only)", async () => {
   const { b } = await signedInBrowser();
-  const page = await b.get(codeRequest({ response_type: "token", scope: "read_user", state: "imp" }));
+  const implicit = { client_id: publicApp.uid, redirect_uri: PUBLIC_CALLBACK, response_type: "token" };
+  const page = await b.get(authorizePath({ ...implicit, scope: "read_user", state: "imp" }));
   expectHtmlPage(page);
   const { url, query, fragment } = redirectOf(await b.post("/oauth/authorize", consentFields(page)));
-  expect(`${url.origin}${url.pathname}`).toBe(CALLBACK);
+  expect(`${url.origin}${url.pathname}`).toBe(PUBLIC_CALLBACK);
   expect([...query]).toEqual([]);
   expect(Object.fromEntries(fragment)).toEqual({
     access_token: expect.stringMatching(/^[0-9a-f]{64}$/),

@@ -36,13 +36,27 @@ export function authenticate(
     }
     await limits.authenticated(ctx, answer.actor.userId);
     const sudo = extractSudo(ctx, body);
-    ctx.state.actor = sudo ? await sudoActor(client, answer.actor, sudo) : answer.actor;
+    if (sudo) {
+      const target = await sudoTarget(client, answer.actor, sudo);
+      ctx.state.actor = {
+        ...answer.actor,
+        userId: target.id,
+        username: target.username,
+        admin: target.admin,
+        impersonatorId: answer.actor.userId,
+      };
+      ctx.state.user = target;
+    } else {
+      ctx.state.actor = answer.actor;
+      // The caller's own user record, cached with the answer: GET /user needs no further call.
+      ctx.state.user = answer.user;
+    }
     return next();
   };
 }
 
 /** An administrator whose token has the `sudo` scope acting as another user (GitLab's `sudo!`). */
-async function sudoActor(
+async function sudoTarget(
   client: PromiseClient<typeof auth.AuthServiceService>,
   admin: common.Actor,
   who: string,
@@ -57,13 +71,7 @@ async function sudoActor(
       throw err;
     });
   if (!target) throw new HttpError(404, { message: `404 User with ID or username '${who}' Not Found` });
-  return {
-    ...admin,
-    userId: target.id,
-    username: target.username,
-    admin: target.admin,
-    impersonatorId: admin.userId,
-  } satisfies common.Actor;
+  return target;
 }
 
 /** Routes that need a signed-in user answer 401 to anonymous callers. */

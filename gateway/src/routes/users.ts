@@ -65,7 +65,9 @@ export function userRoutes(router: Router, { auth: client, config, cache }: Rout
 
   router.get("/user", requireUser, readUser, async (ctx) => {
     const actor = actorOf(ctx);
-    const u = await client.getUser({ actor, id: actor.userId, username: "" });
+    const u =
+      (ctx.state.user as auth.User | undefined) ??
+      (await client.getUser({ actor, id: actor.userId, username: "" }));
     sendJson(ctx, 200, actor.admin ? userWithAdmin(u, url) : userPublic(u, url));
   });
 

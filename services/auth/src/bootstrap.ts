@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { EVENTS, recordEvent, withAdvisoryLock, withTransaction } from "@canopy/kit";
-import { hashPassword } from "./commands/users";
+import { hashPassword } from "./domain/passwords";
 import { tokenDigest } from "./domain/tokens";
 import type { Deps } from "./deps";
 import { findUserByUsername, insertUser } from "./store/users";

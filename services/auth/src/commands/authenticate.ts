@@ -2,15 +2,20 @@ import { auth, common } from "@canopy/protos";
 import { expiryInstant, isExpired, PAT_PREFIX, tokenDigest } from "../domain/tokens";
 import type { Deps } from "../deps";
 import { findTokenWithUserByDigest, touchToken } from "../store/tokens";
+import { findUserById, toUser } from "../store/users";
 import { lookupAccessToken } from "./oauth/live-token";
 import { OAUTH_TOKEN } from "./oauth/secrets";
 
 const refused = (refusal: auth.Refusal): auth.AuthenticateResponse => ({ refusal });
-const accepted = (actor: common.Actor, validUntil?: Date): auth.AuthenticateResponse => ({
-  refusal: auth.Refusal.REFUSAL_UNSPECIFIED,
-  actor,
-  validUntil,
-});
+async function accepted(
+  deps: Deps,
+  actor: common.Actor,
+  validUntil?: Date,
+): Promise<auth.AuthenticateResponse> {
+  const owner = await findUserById(deps.pool, actor.userId);
+  if (!owner) return refused(auth.Refusal.REFUSAL_UNKNOWN);
+  return { refusal: auth.Refusal.REFUSAL_UNSPECIFIED, actor, validUntil, user: toUser(owner) };
+}
 
 /**
  * Token -> Actor, or why it is refused: a personal access token (`glpat-`) or an OAuth access token
@@ -39,7 +44,7 @@ async function personalAccessToken(deps: Deps, token: string) {
     tokenId: row.id,
     impersonatorId: 0,
   };
-  return accepted(actor, row.expires_at ? expiryInstant(row.expires_at) : undefined);
+  return accepted(deps, actor, row.expires_at ? expiryInstant(row.expires_at) : undefined);
 }
 
 async function oauthToken(deps: Deps, token: string) {
@@ -63,5 +68,5 @@ async function oauthToken(deps: Deps, token: string) {
   };
   const expiresAt =
     t.expires_in === null ? undefined : new Date(t.created_at.getTime() + t.expires_in * 1000);
-  return accepted(actor, expiresAt);
+  return accepted(deps, actor, expiresAt);
 }

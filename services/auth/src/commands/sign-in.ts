@@ -1,10 +1,7 @@
-import argon2 from "argon2";
+import { passwordMatches, spendVerification } from "../domain/passwords";
 import { oauth } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { findUserByLogin, toUser } from "../store/users";
-
-// Verified against when the login is unknown, so a wrong username costs as long as a wrong password.
-const DUMMY_HASH = argon2.hash("canopy-timing-equaliser", { type: argon2.argon2id });
 
 /**
  * Checks a username-or-email and password; used by the sign-in page and the password grant. Failed
@@ -14,7 +11,7 @@ const DUMMY_HASH = argon2.hash("canopy-timing-equaliser", { type: argon2.argon2i
 export async function verifyPassword(deps: Deps, login: string, password: string) {
   const user = login ? await findUserByLogin(deps.pool, login) : undefined;
   if (!user || !user.password_hash) {
-    await argon2.verify(await DUMMY_HASH, password || "-");
+    await spendVerification(password);
     return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
   }
   const { rows } = await deps.pool.query<{ locked_until: Date | null }>(
@@ -23,7 +20,7 @@ export async function verifyPassword(deps: Deps, login: string, password: string
   );
   if (rows[0])
     return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED, lockedUntil: rows[0].locked_until! };
-  if (!(await argon2.verify(user.password_hash, password))) return recordFailure(deps, user.id);
+  if (!(await passwordMatches(user.password_hash, password))) return recordFailure(deps, user.id);
   if (user.state !== "active") return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
   await deps.pool.query(
     "UPDATE users SET failed_attempts = 0, locked_until = NULL, last_sign_in_at = now() WHERE id = $1",

@@ -1,13 +1,11 @@
 import { randomBytes } from "node:crypto";
-import argon2 from "argon2";
+import { hashPassword } from "../domain/passwords";
 import { badParameter, conflict, EVENTS, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
 import { auth, type common } from "@canopy/protos";
 import { requireAdmin } from "../domain/policy";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
 import * as users from "../store/users";
-
-export const hashPassword = (password: string) => argon2.hash(password, { type: argon2.argon2id });
 
 /** Maps attributes to columns, hashing the password. */
 async function columnsOf(a: auth.UserAttributes): Promise<users.UserColumns> {

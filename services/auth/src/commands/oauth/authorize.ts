@@ -48,6 +48,8 @@ async function check(deps: Deps, req: oauth.AuthorizeRequest): Promise<Checked> 
   const supported =
     req.responseType === "code" || (implicit && !outOfBand && deps.config.CANOPY_OAUTH_IMPLICIT_GRANT);
   if (!supported) return back("unsupported_response_type");
+  // A token in a URL fragment cannot be kept secret: confidential applications use the code flow.
+  if (implicit && app.confidential) return back("unauthorized_client");
   if (req.responseMode && !["query", "fragment"].includes(req.responseMode))
     return back("unsupported_response_mode");
   const scopes = effectiveScopes(req.scope, app.scopes);

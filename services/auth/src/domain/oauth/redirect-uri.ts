@@ -38,7 +38,26 @@ export function redirectUriErrors(text: string): string[] {
 
 /** Exact match against one of the registered URIs: no prefix, no normalisation surprises. */
 export const isRegisteredRedirect = (registered: string, requested: string) =>
-  splitRedirectUris(registered).includes(requested);
+  splitRedirectUris(registered).some((uri) => uri === requested || sameLoopbackApart(uri, requested));
+
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "[::1]"]);
+
+/**
+ * RFC 8252 §7.3: a native app listens on a loopback IP with a port chosen at run time, so for a
+ * registered http://127.0.0.1 or http://[::1] URI any port matches; everything else must be equal.
+ */
+function sameLoopbackApart(registered: string, requested: string): boolean {
+  try {
+    const a = new URL(registered);
+    const b = new URL(requested);
+    if (a.protocol !== "http:" || !LOOPBACK_HOSTS.has(a.hostname)) return false;
+    a.port = "";
+    b.port = "";
+    return a.toString() === b.toString();
+  } catch {
+    return false;
+  }
+}
 
 /** Appends parameters to a URI's query, or to its fragment (implicit grant), keeping what it has. */
 export function withParams(

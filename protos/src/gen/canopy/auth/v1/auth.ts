@@ -120,7 +120,11 @@ export interface AuthenticateResponse {
   actor?: Actor | undefined;
   refusal: Refusal;
   /** When the answer stops being true on its own (token expiry); absent when it never expires. */
-  validUntil?: Date | undefined;
+  validUntil?:
+    | Date
+    | undefined;
+  /** The token's owner, so that a cached answer can also serve GET /user without another call. */
+  user?: User | undefined;
 }
 
 export interface User {
@@ -344,7 +348,7 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { actor: undefined, refusal: 0, validUntil: undefined };
+  return { actor: undefined, refusal: 0, validUntil: undefined, user: undefined };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
@@ -357,6 +361,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     if (message.validUntil !== undefined) {
       Timestamp.encode(toTimestamp(message.validUntil), writer.uint32(26).fork()).join();
+    }
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(34).fork()).join();
     }
     return writer;
   },
@@ -398,6 +405,14 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.validUntil = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -419,6 +434,7 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
         : isSet(object.valid_until)
         ? fromJsonTimestamp(object.valid_until)
         : undefined,
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
     };
   },
 
@@ -433,6 +449,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     if (message.validUntil !== undefined) {
       obj.validUntil = message.validUntil.toISOString();
     }
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
     return obj;
   },
 
@@ -444,6 +463,7 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.refusal = object.refusal ?? 0;
     message.validUntil = object.validUntil ?? undefined;
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     return message;
   },
 };
