@@ -1,0 +1,163 @@
+// The whole stack as `npm start` runs it (deploy/start.mjs), on free ports and a throwaway database,
+// for benchmarks. A trimmed copy of e2e/test/support/stack.ts: bench does not depend on e2e.
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { Client } from "pg";
+
+const REPO_ROOT = path.resolve(__dirname, "..", "..");
+const ADMIN_DATABASE_URL =
+  process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const READY_TIMEOUT_MS = 60_000;
+/** Output kept for an error message; the rest is read and dropped (request logs add up under load). */
+const TAIL_BYTES = 64 * 1024;
+
+export interface BenchStack {
+  url: string;
+  rootToken: string;
+  healthPorts: Record<Service, number>;
+  pids: Partial<Record<Service, number>>;
+  launcherPid: number;
+  /** The last lines the launcher printed. */
+  tail(): string;
+  /** Ctrl-C, then drop the database. */
+  stop(): Promise<number | null>;
+}
+
+export type Service = "auth" | "gateway";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function admin(sql: string) {
+  const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** The services the launcher started, by name, from /proc (Linux). */
+function childPids(launcherPid: number): Partial<Record<Service, number>> {
+  const out: Partial<Record<Service, number>> = {};
+  try {
+    const children = readFileSync(`/proc/${launcherPid}/task/${launcherPid}/children`, "utf8");
+    for (const pid of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.includes("services/auth/dist/main.js")) out.auth = pid;
+      else if (cmdline.includes("gateway/dist/main.js")) out.gateway = pid;
+    }
+  } catch {
+    // not Linux, or a child already gone: callers fall back to /metrics
+  }
+  return out;
+}
+
+function exited(proc: ChildProcess): Promise<number | null> {
+  return new Promise((resolve) => {
+    if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
+    proc.on("close", (code) => resolve(code));
+  });
+}
+
+export async function startStack(extraEnv: Record<string, string> = {}): Promise<BenchStack> {
+  const databaseName = `canopy_bench_${randomBytes(6).toString("hex")}`;
+  await admin(`CREATE DATABASE ${databaseName}`);
+  const databaseUrl = new URL(ADMIN_DATABASE_URL);
+  databaseUrl.pathname = `/${databaseName}`;
+  const [port, grpcPort, authHealth, gatewayHealth] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
+  const url = `http://127.0.0.1:${port}`;
+  const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^CANOPY_(?!REDIS_URL$|NATS_URL$|LOG_LEVEL$)/.test(k)),
+  );
+  const proc = spawn(process.execPath, ["deploy/start.mjs"], {
+    cwd: REPO_ROOT,
+    env: {
+      ...inherited,
+      NO_COLOR: "1",
+      CANOPY_SKIP_BUILD: "1",
+      CANOPY_DATABASE_URL: databaseUrl.toString(),
+      CANOPY_PORT: String(port),
+      CANOPY_EXTERNAL_URL: url,
+      CANOPY_AUTH_GRPC_PORT: String(grpcPort),
+      CANOPY_AUTH_HEALTH_PORT: String(authHealth),
+      CANOPY_GATEWAY_HEALTH_PORT: String(gatewayHealth),
+      CANOPY_ROOT_PASSWORD: `pw-${randomBytes(12).toString("base64url")}`,
+      CANOPY_ROOT_TOKEN: rootToken,
+      ...extraEnv,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+
+  let output = "";
+  let ready = false;
+  let onReady: () => void = () => {};
+  const readyNow = new Promise<void>((resolve) => (onReady = resolve));
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString("utf8")).slice(-TAIL_BYTES);
+    if (!ready && output.includes("Canopy is ready at ")) {
+      ready = true;
+      onReady();
+    }
+  };
+  proc.stdout!.on("data", keep);
+  proc.stderr!.on("data", keep);
+  const exit = exited(proc);
+
+  let stopped: Promise<number | null> | undefined;
+  const stop = () =>
+    (stopped ??= (async () => {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill("SIGINT");
+      const timer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
+      const code = await exit;
+      clearTimeout(timer);
+      await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      return code;
+    })());
+
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      readyNow,
+      exit.then((code) => {
+        throw new Error(`the launcher exited with code ${code} before it was ready`);
+      }),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error("the stack was not ready within 60 s")), READY_TIMEOUT_MS);
+      }),
+    ]);
+  } catch (err) {
+    await stop();
+    throw new Error(`${(err as Error).message}\n${output}`);
+  } finally {
+    clearTimeout(timer);
+  }
+
+  return {
+    url,
+    rootToken,
+    healthPorts: { auth: authHealth, gateway: gatewayHealth },
+    pids: childPids(proc.pid!),
+    launcherPid: proc.pid!,
+    tail: () => output,
+    stop,
+  };
+}

@@ -1,0 +1,204 @@
+// The whole Canopy stack, started exactly as a user starts it: `node deploy/start.mjs` (the `npm start`
+// launcher) with its own throwaway database and free ports. Every line any process prints is kept, so
+// tests can read the logs; `stop()` sends Ctrl-C (SIGINT) and reports how the launcher exited.
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { Client } from "pg";
+import { Captured, freePort, waitForStatus, type Exit } from "./process";
+
+export type { Captured, Exit } from "./process";
+
+export const REPO_ROOT = path.resolve(__dirname, "..", "..", "..");
+const ADMIN_DATABASE_URL =
+  process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const READY_TIMEOUT_MS = 60_000;
+const STOP_TIMEOUT_MS = 30_000;
+
+/** Pids of the launcher's children (auth, gateway) by service name, read from /proc. */
+function childPids(launcherPid: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  let children: string[] = [];
+  try {
+    children = readFileSync(`/proc/${launcherPid}/task/${launcherPid}/children`, "utf8").trim().split(/\s+/);
+  } catch {
+    return out;
+  }
+  for (const pid of children.filter(Boolean).map(Number)) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.includes("services/auth/dist/main.js")) out.auth = pid;
+      if (cmdline.includes("gateway/dist/main.js")) out.gateway = pid;
+    } catch {
+      // gone already
+    }
+  }
+  return out;
+}
+
+export interface Stack {
+  /** http://127.0.0.1:<port>: the gateway the launcher started. */
+  url: string;
+  rootToken: string;
+  rootPassword: string;
+  databaseName: string;
+  /** Health side ports the launcher was told to use. */
+  healthPorts: { auth: number; gateway: number };
+  /** The launcher, whose output carries every service's lines, prefixed `[auth]`, `[gateway]`. */
+  launcher: Captured;
+  /** Pids of the services the launcher started, found once it was ready. */
+  pids: Record<string, number>;
+  /** Processes started besides the launcher (extra gateways); their lines count as logs too. */
+  extras: Captured[];
+  /** Every line of every process so far. */
+  allLines(): string[];
+  /** Starts another gateway process against the same auth service, Redis and NATS. */
+  startGateway(): Promise<ExtraGateway>;
+  /** Ctrl-C: SIGINT to the launcher, then waits for it to exit. */
+  stop(): Promise<Exit>;
+  /** Stops whatever still runs (forcefully if need be) and drops the database. Safe to call twice. */
+  dispose(): Promise<void>;
+}
+
+export interface ExtraGateway {
+  url: string;
+  healthPort: number;
+  process: Captured;
+}
+
+/** Starts the stack and resolves once the launcher printed "Canopy is ready at". */
+export async function startStack(options: { env?: Record<string, string> } = {}): Promise<Stack> {
+  const databaseName = `canopy_e2e_${randomBytes(6).toString("hex")}`;
+  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+  } finally {
+    await admin.end();
+  }
+  const databaseUrl = new URL(ADMIN_DATABASE_URL);
+  databaseUrl.pathname = `/${databaseName}`;
+
+  const [port, grpcPort, authHealth, gatewayHealth] = await Promise.all([
+    freePort(),
+    freePort(),
+    freePort(),
+    freePort(),
+  ]);
+  const url = `http://127.0.0.1:${port}`;
+  const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
+  const rootPassword = `pw-${randomBytes(12).toString("base64url")}`;
+
+  // The caller's environment (Redis and NATS URLs, OTEL_*, ...) minus what ties this stack together.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !/^CANOPY_(?!REDIS_URL$|NATS_URL$|LOG_LEVEL$)/.test(k)),
+  );
+  const env: Record<string, string | undefined> = {
+    ...inherited,
+    NO_COLOR: "1",
+    CANOPY_SKIP_BUILD: "1",
+    CANOPY_DATABASE_URL: databaseUrl.toString(),
+    CANOPY_PORT: String(port),
+    CANOPY_EXTERNAL_URL: url,
+    CANOPY_AUTH_GRPC_PORT: String(grpcPort),
+    CANOPY_AUTH_HEALTH_PORT: String(authHealth),
+    CANOPY_GATEWAY_HEALTH_PORT: String(gatewayHealth),
+    CANOPY_ROOT_PASSWORD: rootPassword,
+    CANOPY_ROOT_TOKEN: rootToken,
+    // The refresh-token grace window (30 s by default) shortened so the OAuth suite can wait it out:
+    // reuse of a rotated refresh token inside it gets the same new pair, after it revokes the family.
+    CANOPY_OAUTH_REFRESH_GRACE_SECONDS: "2",
+    ...options.env,
+  };
+
+  const launcher = new Captured(
+    "launcher",
+    spawn(process.execPath, ["deploy/start.mjs"], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    }),
+  );
+  const extras: Captured[] = [];
+  let pids: Record<string, number> = {};
+  let disposed = false;
+
+  const stack: Stack = {
+    url,
+    rootToken,
+    rootPassword,
+    databaseName,
+    healthPorts: { auth: authHealth, gateway: gatewayHealth },
+    launcher,
+    get pids() {
+      return pids;
+    },
+    extras,
+    allLines: () => [...launcher.lines, ...extras.flatMap((e) => e.lines)],
+
+    async startGateway() {
+      const [extraPort, healthPort] = await Promise.all([freePort(), freePort()]);
+      const proc = new Captured(
+        `gateway #${extras.length + 2}`,
+        spawn(process.execPath, ["gateway/dist/main.js"], {
+          cwd: REPO_ROOT,
+          env: {
+            ...env,
+            CANOPY_PORT: String(extraPort),
+            CANOPY_HEALTH_PORT: String(healthPort),
+            CANOPY_AUTH_ADDRESS: `127.0.0.1:${grpcPort}`,
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        }),
+      );
+      extras.push(proc);
+      await proc.waitForLine(/"msg":"gateway ready"/, READY_TIMEOUT_MS);
+      await waitForStatus(`http://127.0.0.1:${healthPort}/-/readiness`, 200, 10_000);
+      return { url: `http://127.0.0.1:${extraPort}`, healthPort, process: proc };
+    },
+
+    stop: () => launcher.stop("SIGINT"),
+
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      await Promise.all(extras.map((e) => e.stop("SIGTERM", 10_000)));
+      if (launcher.running) {
+        const exit = await launcher.stop("SIGINT", STOP_TIMEOUT_MS);
+        if (exit.signal === "SIGKILL") {
+          // The launcher was killed: its children run in their own process group and would linger.
+          for (const pid of Object.values(pids)) {
+            try {
+              process.kill(pid, "SIGKILL");
+            } catch {
+              // already gone
+            }
+          }
+        }
+      }
+      const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+
+  try {
+    await launcher.waitForLine(/Canopy is ready at /, READY_TIMEOUT_MS);
+    pids = childPids(launcher.proc.pid!);
+  } catch (err) {
+    await stack.dispose();
+    throw err;
+  }
+  return stack;
+}
+
+/** The lines a service wrote through the launcher (`[auth]    {...}`), without the prefix. */
+export function serviceLines(lines: string[], service: string): string[] {
+  const prefix = new RegExp(`^\\[${service}\\]\\s+`);
+  return lines.filter((l) => prefix.test(l)).map((l) => l.replace(prefix, ""));
+}
