@@ -9,7 +9,8 @@
 // and after the load. A report, not a test: it exits 0 whatever the figures.
 //
 // BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_WARMUP_SECONDS (2), BENCH_USERS (200),
-// BENCH_QUIET_SECONDS (0: after the load, sample memory this long with no traffic).
+// BENCH_QUIET_SECONDS (0: after the load, sample memory this long with no traffic),
+// BENCH_IDLE_SETTLE_SECONDS (10: how long the started stack rests before its idle memory is read).
 // Seeding dominates the run time: every user created costs an argon2id hash in auth.
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
@@ -27,6 +28,7 @@ const WARMUP_SECONDS = intFromEnv("BENCH_WARMUP_SECONDS", 2);
 const USERS = intFromEnv("BENCH_USERS", 200);
 /** After the load, how long to sample memory with no traffic (V8 gives memory back after ~10-20 s). */
 const QUIET_SECONDS = intFromEnv("BENCH_QUIET_SECONDS", 0);
+const IDLE_SETTLE_SECONDS = intFromEnv("BENCH_IDLE_SETTLE_SECONDS", 10);
 /** Parallel requests while seeding; each user creation hashes a password with argon2id. */
 const SEED_CONCURRENCY = 2;
 
@@ -149,7 +151,8 @@ async function main() {
   });
   try {
     say(`stack ready at ${stack.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    await new Promise((r) => setTimeout(r, 1_000));
+    // Idle means settled: right after start-up V8 still holds the garbage of loading every module.
+    await new Promise((r) => setTimeout(r, IDLE_SETTLE_SECONDS * 1_000));
     const idle = await snapshot(stack);
 
     const seeding = Date.now();
@@ -222,7 +225,7 @@ async function main() {
     table([
       [
         "RSS",
-        "at start",
+        "idle",
         "after seed",
         "after load",
         ...(quietColumn ? [`${QUIET_SECONDS} s quiet`] : []),

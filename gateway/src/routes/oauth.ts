@@ -1,4 +1,5 @@
 import type Router from "@koa/router";
+import { common } from "@canopy/protos";
 import type { Context } from "koa";
 import { bearerToken, clientCredentials, text } from "../http/client-credentials";
 import { allowCors, bearerChallenge, sendOAuthError, sendOAuthJson } from "../http/oauth-response";
@@ -18,7 +19,7 @@ const TOKEN_PARAMS = [
 ];
 
 /** The JSON endpoints of the OAuth provider. Rules live in the auth service; this maps HTTP. */
-export function oauthRoutes(router: Router, { oauth, limits }: RouteDeps) {
+export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps) {
   router.all("/oauth/token", async (ctx) => {
     if (allowCors(ctx, "POST") || !allowMethod(ctx, "POST")) return;
     const p = rawParams(ctx);
@@ -101,22 +102,45 @@ export function oauthRoutes(router: Router, { oauth, limits }: RouteDeps) {
   });
 
   router.get("/oauth/token/info", async (ctx) => {
-    const r = await oauth.tokenInfo({ token: bearerToken(ctx, rawParams(ctx)) });
-    if (r.error) {
+    const info = await tokenInfo(bearerToken(ctx, rawParams(ctx)));
+    if (!info) {
       // GitLab builds this answer without the token: always the same description, plus a stray "state".
-      return sendOAuthError(ctx, r.error, { state: "unauthorized" });
+      const error = { error: "invalid_token", description: "The access token is invalid" };
+      return sendOAuthError(ctx, error, { state: "unauthorized" });
     }
-    const expiresIn = r.expiresIn < 0 ? null : r.expiresIn;
-    sendOAuthJson(ctx, 200, {
+    sendOAuthJson(ctx, 200, { ...info, scopes: info.scope, expires_in_seconds: info.expires_in });
+  });
+
+  /**
+   * Token info from the gateway's authentication cache, which revocation events keep true, so the
+   * common case costs no call; tokens the API refuses but token info knows (no user) ask the service.
+   */
+  async function tokenInfo(token: string) {
+    const answer = token ? await cache.authenticate(token) : undefined;
+    const actor = answer?.actor;
+    if (answer && actor?.tokenKind === common.TokenKind.TOKEN_KIND_OAUTH) {
+      const left = answer.validUntil
+        ? Math.max(0, Math.floor((answer.validUntil.getTime() - Date.now()) / 1000))
+        : null;
+      return {
+        resource_owner_id: actor.userId,
+        scope: actor.scopes,
+        expires_in: left,
+        application: { uid: answer.applicationUid || null },
+        created_at: Math.floor((answer.tokenCreatedAt?.getTime() ?? 0) / 1000),
+      };
+    }
+    if (actor || !token) return undefined;
+    const r = await oauth.tokenInfo({ token });
+    if (r.error) return undefined;
+    return {
       resource_owner_id: r.resourceOwnerId || null,
       scope: r.scopes,
-      expires_in: expiresIn,
+      expires_in: r.expiresIn < 0 ? null : r.expiresIn,
       application: { uid: r.applicationUid || null },
       created_at: r.createdAt,
-      scopes: r.scopes,
-      expires_in_seconds: expiresIn,
-    });
-  });
+    };
+  }
 
   const userinfo = async (ctx: Context) => {
     if (allowCors(ctx, "GET, HEAD, POST, OPTIONS")) return;

@@ -2,7 +2,7 @@ import type Router from "@koa/router";
 import { auth } from "@canopy/protos";
 import { userBasic, user, userPublic, userWithAdmin } from "../entities/user";
 import { paramError } from "../http/errors";
-import { sendJson } from "../http/json";
+import { sendJson, sendJsonText } from "../http/json";
 import { pageRequest, paginationParams, setPaginationHeaders } from "../http/pagination";
 import { param, parseParams } from "../http/params";
 import { requireScopes, requireUser } from "../middleware/authenticate";
@@ -58,6 +58,9 @@ const toAttributes = (p: UserParams): auth.UserAttributes => ({
 
 const idParam = { id: param.id() };
 
+/** GET /user bodies by the (cached) user object they render; dropped with the object. */
+const renderedSelf = new WeakMap<auth.User, string>();
+
 export function userRoutes(router: Router, { auth: client, config, cache }: RouteDeps) {
   const url = config.CANOPY_EXTERNAL_URL;
   const readUser = requireScopes("read_user");
@@ -65,10 +68,14 @@ export function userRoutes(router: Router, { auth: client, config, cache }: Rout
 
   router.get("/user", requireUser, readUser, async (ctx) => {
     const actor = actorOf(ctx);
-    const u =
-      (ctx.state.user as auth.User | undefined) ??
-      (await client.getUser({ actor, id: actor.userId, username: "" }));
-    sendJson(ctx, 200, actor.admin ? userWithAdmin(u, url) : userPublic(u, url));
+    const cached = ctx.state.user as auth.User | undefined;
+    const u = cached ?? (await client.getUser({ actor, id: actor.userId, username: "" }));
+    const render = () => JSON.stringify(actor.admin ? userWithAdmin(u, url) : userPublic(u, url));
+    // The cached user object lives as long as its authentication answer; so does its rendering.
+    const body = cached
+      ? (renderedSelf.get(cached) ?? renderedSelf.set(cached, render()).get(cached)!)
+      : render();
+    sendJsonText(ctx, 200, body);
   });
 
   router.get("/users", readUser, async (ctx) => {

@@ -183,7 +183,10 @@ describe("Authorize", () => {
     });
     expect(answer.error?.error).toBe("unauthorized_client");
     expect(redirectParams(answer.redirect, true)).toEqual(
-      sentBack("unauthorized_client", "The client is not authorized to perform this request using this method."),
+      sentBack(
+        "unauthorized_client",
+        "The client is not authorized to perform this request using this method.",
+      ),
     );
   });
 

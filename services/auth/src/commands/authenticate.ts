@@ -6,15 +6,24 @@ import { findUserById, toUser } from "../store/users";
 import { lookupAccessToken } from "./oauth/live-token";
 import { OAUTH_TOKEN } from "./oauth/secrets";
 
-const refused = (refusal: auth.Refusal): auth.AuthenticateResponse => ({ refusal });
+const refused = (refusal: auth.Refusal): auth.AuthenticateResponse => ({ refusal, applicationUid: "" });
+
 async function accepted(
   deps: Deps,
   actor: common.Actor,
   validUntil?: Date,
+  oauthToken?: { applicationUid: string; tokenCreatedAt: Date },
 ): Promise<auth.AuthenticateResponse> {
   const owner = await findUserById(deps.pool, actor.userId);
   if (!owner) return refused(auth.Refusal.REFUSAL_UNKNOWN);
-  return { refusal: auth.Refusal.REFUSAL_UNSPECIFIED, actor, validUntil, user: toUser(owner) };
+  return {
+    refusal: auth.Refusal.REFUSAL_UNSPECIFIED,
+    actor,
+    validUntil,
+    user: toUser(owner),
+    applicationUid: oauthToken?.applicationUid ?? "",
+    tokenCreatedAt: oauthToken?.tokenCreatedAt,
+  };
 }
 
 /**
@@ -68,5 +77,8 @@ async function oauthToken(deps: Deps, token: string) {
   };
   const expiresAt =
     t.expires_in === null ? undefined : new Date(t.created_at.getTime() + t.expires_in * 1000);
-  return accepted(deps, actor, expiresAt);
+  return accepted(deps, actor, expiresAt, {
+    applicationUid: t.application_uid ?? "",
+    tokenCreatedAt: t.created_at,
+  });
 }

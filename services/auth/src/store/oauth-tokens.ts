@@ -86,25 +86,30 @@ export async function findByRefreshDigest(
   return rows[0];
 }
 
-/** Locks a refresh token's row, so parallel refreshes of one token are answered one after another. */
-export async function lockByRefreshDigest(tx: Queryable, digest: string): Promise<OAuthTokenRow | undefined> {
-  const { rows } = await tx.query<OAuthTokenRow>(
-    "SELECT * FROM oauth_tokens WHERE refresh_digest = $1 FOR UPDATE",
+/**
+ * Locks a refresh token's row (parallel refreshes of one token are answered one after another), with
+ * its owner's state in the same round trip.
+ */
+export async function lockByRefreshDigest(
+  tx: Queryable,
+  digest: string,
+): Promise<(OAuthTokenRow & { user_state: string | null }) | undefined> {
+  const { rows } = await tx.query<OAuthTokenRow & { user_state: string | null }>(
+    `SELECT t.*, u.state AS user_state FROM oauth_tokens t LEFT JOIN users u ON u.id = t.user_id
+      WHERE t.refresh_digest = $1 FOR UPDATE OF t`,
     [digest],
   );
   return rows[0];
 }
 
-export async function markRotated(
-  tx: Queryable,
-  id: number,
-  successor: number,
-  reply: Buffer,
-): Promise<void> {
-  await tx.query(
-    "UPDATE oauth_tokens SET rotated_at = now(), replaced_by = $2, rotation_reply = $3 WHERE id = $1",
+/** Retires a rotated token: revoked, pointing at its successor, holding the sealed grace reply. */
+export async function retireRotated(tx: Queryable, id: number, successor: number, reply: Buffer) {
+  const { rows } = await tx.query<{ id: number; user_id: number | null }>(
+    `UPDATE oauth_tokens SET revoked_at = now(), rotated_at = now(), replaced_by = $2, rotation_reply = $3
+      WHERE id = $1 RETURNING id, user_id`,
     [id, successor, reply],
   );
+  return rows;
 }
 
 /** Revokes tokens, answering which (id, user) pairs changed so their revocation can be announced. */

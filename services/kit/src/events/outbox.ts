@@ -25,12 +25,12 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
     traceContext,
     payload: Buffer.from(kind.codec.encode(payload).finish()),
   }).finish();
-  await tx.query("INSERT INTO outbox (id, subject, envelope) VALUES ($1, $2, $3)", [
-    id,
-    kind.subject,
-    envelope,
-  ]);
-  await tx.query("SELECT pg_notify($1, '')", [NOTIFY_CHANNEL]);
+  // One round trip: the row, and the NOTIFY that wakes relays when the transaction commits.
+  await tx.query(
+    `WITH recorded AS (INSERT INTO outbox (id, subject, envelope) VALUES ($1, $2, $3) RETURNING id)
+     SELECT pg_notify($4, '') FROM recorded`,
+    [id, kind.subject, envelope, NOTIFY_CHANNEL],
+  );
   return id;
 }
 
@@ -88,6 +88,10 @@ export class OutboxRelay {
     const js = this.nc.jetstream();
     const batch = this.options.batch ?? 100;
     for (;;) {
+      // Most wake-ups find nothing left (a NOTIFY and a kick for the same event): one cheap read
+      // instead of a locking transaction.
+      const pending = await this.pool.query("SELECT 1 FROM outbox WHERE published_at IS NULL LIMIT 1");
+      if (!pending.rowCount) break;
       const client = await this.pool.connect();
       let count = 0;
       try {

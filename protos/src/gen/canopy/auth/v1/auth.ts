@@ -124,7 +124,15 @@ export interface AuthenticateResponse {
     | Date
     | undefined;
   /** The token's owner, so that a cached answer can also serve GET /user without another call. */
-  user?: User | undefined;
+  user?:
+    | User
+    | undefined;
+  /**
+   * OAuth tokens: the application's client_id (empty without one) and when the token was issued,
+   * so that /oauth/token/info can be answered from the same cached answer.
+   */
+  applicationUid: string;
+  tokenCreatedAt?: Date | undefined;
 }
 
 export interface User {
@@ -348,7 +356,14 @@ export const AuthenticateRequest: MessageFns<AuthenticateRequest> = {
 };
 
 function createBaseAuthenticateResponse(): AuthenticateResponse {
-  return { actor: undefined, refusal: 0, validUntil: undefined, user: undefined };
+  return {
+    actor: undefined,
+    refusal: 0,
+    validUntil: undefined,
+    user: undefined,
+    applicationUid: "",
+    tokenCreatedAt: undefined,
+  };
 }
 
 export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
@@ -364,6 +379,12 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     if (message.user !== undefined) {
       User.encode(message.user, writer.uint32(34).fork()).join();
+    }
+    if (message.applicationUid !== "") {
+      writer.uint32(42).string(message.applicationUid);
+    }
+    if (message.tokenCreatedAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.tokenCreatedAt), writer.uint32(50).fork()).join();
     }
     return writer;
   },
@@ -413,6 +434,22 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.user = User.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.applicationUid = reader.string();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.tokenCreatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -435,6 +472,16 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
         ? fromJsonTimestamp(object.valid_until)
         : undefined,
       user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      applicationUid: isSet(object.applicationUid)
+        ? globalThis.String(object.applicationUid)
+        : isSet(object.application_uid)
+        ? globalThis.String(object.application_uid)
+        : "",
+      tokenCreatedAt: isSet(object.tokenCreatedAt)
+        ? fromJsonTimestamp(object.tokenCreatedAt)
+        : isSet(object.token_created_at)
+        ? fromJsonTimestamp(object.token_created_at)
+        : undefined,
     };
   },
 
@@ -452,6 +499,12 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     if (message.user !== undefined) {
       obj.user = User.toJSON(message.user);
     }
+    if (message.applicationUid !== "") {
+      obj.applicationUid = message.applicationUid;
+    }
+    if (message.tokenCreatedAt !== undefined) {
+      obj.tokenCreatedAt = message.tokenCreatedAt.toISOString();
+    }
     return obj;
   },
 
@@ -464,6 +517,8 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.refusal = object.refusal ?? 0;
     message.validUntil = object.validUntil ?? undefined;
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.applicationUid = object.applicationUid ?? "";
+    message.tokenCreatedAt = object.tokenCreatedAt ?? undefined;
     return message;
   },
 };

@@ -4,12 +4,10 @@ import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/er
 import { parseScopes } from "../../../domain/oauth/scopes";
 import { tokenDigest } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
-import { findApplicationById } from "../../../store/oauth-applications";
-import { lockByRefreshDigest, markRotated } from "../../../store/oauth-tokens";
-import { findUserById } from "../../../store/users";
+import { lockByRefreshDigest, retireRotated } from "../../../store/oauth-tokens";
 import { authenticateClient } from "../client-auth";
 import { issueTokens, openReply, sealReply } from "../issue";
-import { revokeAndAnnounce } from "../revoke-tokens";
+import { announceRevoked, revokeAndAnnounce } from "../revoke-tokens";
 
 type Outcome = { reply: oauth.TokenResponse } | { reused: boolean };
 
@@ -38,15 +36,14 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
     if (old.revoked_at) return refuse("invalid_grant");
     if (old.refresh_expires_at && old.refresh_expires_at.getTime() <= Date.now())
       return refuse("invalid_grant");
-    const user = old.user_id ? await findUserById(tx, old.user_id) : undefined;
-    if (old.user_id && user?.state !== "active") return refuse("invalid_grant");
+    if (old.user_id && old.user_state !== "active") return refuse("invalid_grant");
     const requested = parseScopes(req.scope);
     if (!requested) return refuse("invalid_scope");
     if (!requested.every((s) => old.scopes.includes(s))) return refuse("invalid_scope");
-    const app = old.application_id ? await findApplicationById(tx, old.application_id) : undefined;
     const issued = await issueTokens(deps, tx, {
       applicationId: old.application_id,
-      clientId: app?.uid ?? null,
+      // Checked above: a token of an application is refreshed only by that application.
+      clientId: old.application_id ? client!.uid : null,
       userId: old.user_id,
       scopes: requested.length ? requested : old.scopes,
       familyId: old.family_id,
@@ -55,8 +52,8 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
       withRefresh: true,
     });
     // The old pair retires now; its access token stops working on every gateway.
-    await revokeAndAnnounce(tx, "id = $1", [old.id]);
-    await markRotated(tx, old.id, issued.row.id, sealReply(req.refreshToken, issued.reply));
+    const sealed = sealReply(req.refreshToken, issued.reply);
+    await announceRevoked(tx, await retireRotated(tx, old.id, issued.row.id, sealed));
     return { reply: issued.reply };
   });
   // The retired access token (and, on reuse, the family) must stop working on every gateway now.
