@@ -199,6 +199,14 @@ export async function createUser(stack: Stack, attributes: Record<string, unknow
   return res.body as ApiUser;
 }
 
+/**
+ * An administrator with a known password. Root's password is whatever the first service to start on
+ * the shared test database was given, so tests that sign in as an admin use one of these instead.
+ */
+export async function createAdmin(stack: Stack): Promise<ApiUser> {
+  return createUser(stack, { admin: true });
+}
+
 /** Gives a user a new personal access token (made by root); the answer carries the secret. */
 export async function createToken(
   stack: Stack,

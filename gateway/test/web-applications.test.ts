@@ -2,7 +2,7 @@
  * The applications pages: list, create (the secret shown once), renew, delete, validation errors,
  * at both GitLab addresses, and only ever on the signed-in user's own applications.
  */
-import { createUser, ROOT_PASSWORD, type ApiUser, type Stack } from "./support";
+import { createAdmin, createUser, PASSWORD, type ApiUser, type Stack } from "./support";
 import { Browser, csrfTokenOf, expectHtmlPage, hiddenValue, startWebStack, type Page } from "./web-support";
 
 // Every sign-in verifies an argon2 hash; with the other suites running in parallel that adds up.
@@ -80,7 +80,7 @@ test("the form: GitLab's labels, one checkbox per scope, Confidential on by defa
   expect(page.text).toContain("You don't have any applications.");
 
   const root = new Browser(stack.gw);
-  await root.signIn("root", ROOT_PASSWORD);
+  await root.signIn((await createAdmin(stack)).username, PASSWORD);
   expect((await root.get("/profile/applications")).text).toContain(
     'name="trusted" value="1">Trusted</label>',
   );
@@ -203,7 +203,7 @@ test("another user's application cannot be renewed or deleted (404 page)", async
 
 test("an administrator can mark an application trusted", async () => {
   const root = new Browser(stack.gw);
-  await root.signIn("root", ROOT_PASSWORD);
+  await root.signIn((await createAdmin(stack)).username, PASSWORD);
   const res = await create(root, { name: "Trusted tool", trusted: "1" });
   expect(res.text).toContain("<dt>Trusted</dt><dd>Yes</dd>");
   expect(hiddenValue(res.text, "authenticity_token")).toBeUndefined();

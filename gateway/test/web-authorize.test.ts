@@ -4,7 +4,7 @@
  * denial, PKCE for public clients, the implicit grant, and the cases that skip consent.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createUser, ROOT_PASSWORD, type ApiUser, type Stack } from "./support";
+import { createAdmin, createUser, PASSWORD, type ApiUser, type Stack } from "./support";
 import {
   actorFor,
   Browser,
@@ -305,7 +305,7 @@ test("a trusted application skips consent, even right after sign-in", async () =
 
   const fresh = new Browser(stack.gw);
   expect((await fresh.get(path)).location).toBe("/users/sign_in");
-  const root = await fresh.signIn("root", ROOT_PASSWORD);
+  const root = await fresh.signIn((await createAdmin(stack)).username, PASSWORD);
   expect(root.location).toBe(path);
   expect(redirectOf(await fresh.get(root.location)).query.get("code")).toMatch(/^[0-9a-f]{64}$/);
 });

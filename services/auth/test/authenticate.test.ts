@@ -107,6 +107,9 @@ describe("Authenticate: refusals", () => {
       refusal: auth.Refusal.REFUSAL_UNKNOWN,
       actor: undefined,
       validUntil: undefined,
+      user: undefined,
+      applicationUid: "",
+      tokenCreatedAt: undefined,
     });
   });
 
@@ -136,6 +139,9 @@ describe("Authenticate: refusals", () => {
       refusal: auth.Refusal.REFUSAL_REVOKED,
       actor: undefined,
       validUntil: undefined,
+      user: undefined,
+      applicationUid: "",
+      tokenCreatedAt: undefined,
     });
   });
 
@@ -153,6 +159,9 @@ describe("Authenticate: refusals", () => {
       refusal: auth.Refusal.REFUSAL_USER_BLOCKED,
       actor: undefined,
       validUntil: undefined,
+      user: undefined,
+      applicationUid: "",
+      tokenCreatedAt: undefined,
     });
     await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_ACTIVE });
     expect(await refusalOf(secret)).toBe(auth.Refusal.REFUSAL_UNSPECIFIED);

@@ -39,7 +39,11 @@ export async function insertApplication(
 }
 
 export async function findApplicationByUid(db: Queryable, uid: string): Promise<ApplicationRow | undefined> {
-  const { rows } = await db.query<ApplicationRow>("SELECT * FROM oauth_applications WHERE uid = $1", [uid]);
+  const { rows } = await db.query<ApplicationRow>({
+    name: "oauth-application-by-uid",
+    text: "SELECT * FROM oauth_applications WHERE uid = $1",
+    values: [uid],
+  });
   return rows[0];
 }
 

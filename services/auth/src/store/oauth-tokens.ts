@@ -32,11 +32,14 @@ export type NewOAuthToken = Pick<
 > & { token_digest: string; refresh_digest: string | null };
 
 export async function insertOAuthToken(db: Queryable, t: NewOAuthToken): Promise<OAuthTokenRow> {
-  const { rows } = await db.query<OAuthTokenRow>(
-    `INSERT INTO oauth_tokens (family_id, application_id, user_id, grant_id, token_digest, refresh_digest, scopes,
-       expires_in, refresh_expires_at, nonce, auth_time)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING *`,
-    [
+  // The id is drawn first so that a token starting a family can be its own family in one statement.
+  const { rows } = await db.query<OAuthTokenRow>({
+    name: "oauth-token-insert",
+    text: `WITH next AS (SELECT nextval(pg_get_serial_sequence('oauth_tokens', 'id')) AS id)
+      INSERT INTO oauth_tokens (id, family_id, application_id, user_id, grant_id, token_digest, refresh_digest,
+        scopes, expires_in, refresh_expires_at, nonce, auth_time)
+      SELECT next.id, COALESCE($1, next.id), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM next RETURNING *`,
+    values: [
       t.family_id,
       t.application_id,
       t.user_id,
@@ -49,14 +52,8 @@ export async function insertOAuthToken(db: Queryable, t: NewOAuthToken): Promise
       t.nonce,
       t.auth_time,
     ],
-  );
-  const row = rows[0]!;
-  // A token that starts a family is its own family.
-  if (row.family_id === null) {
-    await db.query("UPDATE oauth_tokens SET family_id = id WHERE id = $1", [row.id]);
-    row.family_id = row.id;
-  }
-  return row;
+  });
+  return rows[0]!;
 }
 
 /** The token with its application's uid and its user's name and state. */
@@ -94,21 +91,23 @@ export async function lockByRefreshDigest(
   tx: Queryable,
   digest: string,
 ): Promise<(OAuthTokenRow & { user_state: string | null }) | undefined> {
-  const { rows } = await tx.query<OAuthTokenRow & { user_state: string | null }>(
-    `SELECT t.*, u.state AS user_state FROM oauth_tokens t LEFT JOIN users u ON u.id = t.user_id
+  const { rows } = await tx.query<OAuthTokenRow & { user_state: string | null }>({
+    name: "oauth-token-lock-by-refresh",
+    text: `SELECT t.*, u.state AS user_state FROM oauth_tokens t LEFT JOIN users u ON u.id = t.user_id
       WHERE t.refresh_digest = $1 FOR UPDATE OF t`,
-    [digest],
-  );
+    values: [digest],
+  });
   return rows[0];
 }
 
 /** Retires a rotated token: revoked, pointing at its successor, holding the sealed grace reply. */
 export async function retireRotated(tx: Queryable, id: number, successor: number, reply: Buffer) {
-  const { rows } = await tx.query<{ id: number; user_id: number | null }>(
-    `UPDATE oauth_tokens SET revoked_at = now(), rotated_at = now(), replaced_by = $2, rotation_reply = $3
+  const { rows } = await tx.query<{ id: number; user_id: number | null }>({
+    name: "oauth-token-retire",
+    text: `UPDATE oauth_tokens SET revoked_at = now(), rotated_at = now(), replaced_by = $2, rotation_reply = $3
       WHERE id = $1 RETURNING id, user_id`,
-    [id, successor, reply],
-  );
+    values: [id, successor, reply],
+  });
   return rows;
 }
 

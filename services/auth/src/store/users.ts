@@ -78,7 +78,11 @@ export const toUser = (r: UserRow): auth.User => ({
 });
 
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow>("SELECT * FROM users WHERE id = $1", [id]);
+  const { rows } = await db.query<UserRow>({
+    name: "user-by-id",
+    text: "SELECT * FROM users WHERE id = $1",
+    values: [id],
+  });
   return rows[0];
 }
 

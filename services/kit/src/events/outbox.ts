@@ -26,11 +26,12 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
     payload: Buffer.from(kind.codec.encode(payload).finish()),
   }).finish();
   // One round trip: the row, and the NOTIFY that wakes relays when the transaction commits.
-  await tx.query(
-    `WITH recorded AS (INSERT INTO outbox (id, subject, envelope) VALUES ($1, $2, $3) RETURNING id)
-     SELECT pg_notify($4, '') FROM recorded`,
-    [id, kind.subject, envelope, NOTIFY_CHANNEL],
-  );
+  await tx.query({
+    name: "canopy-outbox-record",
+    text: `WITH recorded AS (INSERT INTO outbox (id, subject, envelope) VALUES ($1, $2, $3) RETURNING id)
+      SELECT pg_notify($4, '') FROM recorded`,
+    values: [id, kind.subject, envelope, NOTIFY_CHANNEL],
+  });
   return id;
 }
 
@@ -95,7 +96,9 @@ export class OutboxRelay {
       const client = await this.pool.connect();
       let count = 0;
       try {
-        await client.query("BEGIN");
+        // The "published" mark need not wait for the disk: if a crash loses it, the row is published
+        // again and JetStream drops the duplicate by its Nats-Msg-Id (consumers are idempotent too).
+        await client.query("BEGIN; SET LOCAL synchronous_commit = off");
         const { rows } = await client.query<{ seq: number; id: string; subject: string; envelope: Buffer }>(
           `SELECT seq, id, subject, envelope FROM outbox WHERE published_at IS NULL
            ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
