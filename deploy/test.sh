@@ -8,7 +8,10 @@ step() { printf '\n==> %s\n' "$*"; }
 step "1/7 install"
 # npm writes node_modules/.package-lock.json on every install, so an older one means a stale install.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci
+  # `npm install`, not `npm ci`: with this platform's npm settings (omit-lockfile-registry-resolved)
+  # the lock file leaves out other platforms' optional binaries, which `npm ci` then calls out of sync.
+  # The lock file still pins every version.
+  npm install --no-audit --no-fund
 else
   echo "node_modules is up to date with package-lock.json"
 fi
