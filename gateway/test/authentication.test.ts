@@ -134,7 +134,11 @@ describe("a token that does not authenticate", () => {
       token: stack.rootToken,
     });
     expect(revoked.status).toBe(204);
-    for (const headers of [{ "PRIVATE-TOKEN": secret }, { Authorization: `Bearer ${secret}` }]) {
+    const ways: Record<string, string>[] = [
+      { "PRIVATE-TOKEN": secret },
+      { Authorization: `Bearer ${secret}` },
+    ];
+    for (const headers of ways) {
       const res = await stack.gw.get("/api/v4/user", { headers });
       expectError(res, 401, REVOKED);
       expect(res.headers.get("www-authenticate")).toBe(wwwAuthenticate(REVOKED.error_description));

@@ -92,7 +92,7 @@ function healthClients(address: string) {
     return { seen, stream };
   };
   return {
-    check: () => check.Check({ service: "" }) as Promise<HealthResponse>,
+    check: () => check.Check!({ service: "" }) as Promise<HealthResponse>,
     watch,
     close: () => {
       check.close();

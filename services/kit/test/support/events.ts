@@ -65,7 +65,9 @@ export async function messagesOn(nc: NatsConnection, subject: string) {
   const jsm = await nc.jetstreamManager();
   const found = [];
   for (let seq = 1; ;) {
-    const msg = await jsm.streams.getMessage(STREAM, { seq, next_by_subj: subject }).catch(() => undefined);
+    // `next_by_subj` is a server option the client's request type does not list yet.
+    const request = { seq, next_by_subj: subject } as unknown as { seq: number };
+    const msg = await jsm.streams.getMessage(STREAM, request).catch(() => undefined);
     if (!msg) return found;
     found.push(msg);
     seq = msg.seq + 1;

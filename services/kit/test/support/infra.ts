@@ -36,11 +36,15 @@ export async function freshSchema(
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls `probe` until it returns something truthy; fails with `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, probe: () => Promise<T> | T, timeoutMs = 5_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => Promise<T> | T,
+  timeoutMs = 5_000,
+): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(25);
   }
