@@ -39,7 +39,7 @@ body{margin:0;font:15px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif
 header{background:#292961;color:#fff;padding:.6rem 1.5rem;display:flex;gap:1rem;align-items:center}
 header a{color:#fff;text-decoration:none}
 header .brand{font-weight:700;font-size:1.1rem;margin-right:auto}
-main{max-width:760px;margin:2rem auto;padding:0 1rem}
+main{max-width:960px;margin:2rem auto;padding:0 1rem}
 .card{background:#fff;border:1px solid #dcdcde;border-radius:8px;padding:1.5rem;margin-bottom:1.5rem}
 h1{font-size:1.5rem;margin:0 0 1rem}
 h2{font-size:1.15rem;margin:0 0 .75rem}
@@ -61,8 +61,11 @@ button.danger{background:#dd2b0e;border-color:#dd2b0e}
 .muted{color:#626168;font-size:.9rem}
 code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;background:#ececef;padding:.1rem .3rem;border-radius:3px;word-break:break-all}
 pre{padding:.75rem;white-space:pre-wrap}
-table{width:100%;border-collapse:collapse}
-th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ececef;vertical-align:top}
+table{width:100%;border-collapse:collapse;table-layout:fixed}
+td code{font-size:.8rem}
+td .actions{flex-direction:column;align-items:stretch;margin-top:0}
+th:last-child{width:7.5rem}
+th,td{text-align:left;padding:.5rem;border-bottom:1px solid #ececef;vertical-align:top;overflow-wrap:anywhere}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.4rem 1rem;margin:0}
 dt{font-weight:600}
 dd{margin:0}
