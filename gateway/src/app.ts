@@ -25,6 +25,12 @@ export interface AppDeps extends RouteDeps {
  * The HTTP edge: health, the OAuth endpoints, `/api/v4` (authenticated, rate limited), the HTML pages
  * (session cookie; they replace the API headers with their own), then GitLab's catch-alls.
  */
+/** Runs `middleware` for requests whose path passes `test`, and skips it for the rest. */
+const only =
+  (test: (path: string) => boolean, middleware: Koa.Middleware): Koa.Middleware =>
+  (ctx, next) =>
+    test(ctx.path) ? middleware(ctx, next) : next();
+
 export function createApp(deps: AppDeps): Koa {
   const app = new Koa({ proxy: deps.config.CANOPY_TRUST_PROXY });
   const limit = deps.config.CANOPY_MAX_BODY_BYTES;
@@ -68,9 +74,10 @@ export function createApp(deps: AppDeps): Koa {
       }),
     )
     .use(multipartFields(limit))
-    .use(provider.routes())
-    .use(api.routes())
-    .use(webRoutes(deps))
+    // Each router sees only its own paths: the API, the busiest, is not matched against the others.
+    .use(only((path) => path.startsWith("/api/v4/"), api.routes() as Koa.Middleware))
+    .use(only((path) => !path.startsWith("/api/"), provider.routes() as Koa.Middleware))
+    .use(only((path) => !path.startsWith("/api/"), webRoutes(deps) as Koa.Middleware))
     .use(async (ctx) => {
       if (ctx.path.startsWith("/api/v3/")) {
         throw new HttpError(410, { error: "API V3 is no longer supported. Use API V4 instead." });
