@@ -10,12 +10,12 @@
 //
 // BENCH_SECONDS (10), BENCH_CONNECTIONS (20), BENCH_WARMUP_SECONDS (2), BENCH_USERS (200),
 // BENCH_QUIET_SECONDS (0: after the load, sample memory this long with no traffic),
-// BENCH_IDLE_SETTLE_SECONDS (10: how long the started stack rests before its idle memory is read).
+// BENCH_IDLE_SETTLE_SECONDS (20: how long the started stack rests; its lowest memory then is "idle").
 // Seeding dominates the run time: every user created costs an argon2id hash in auth.
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { machineBusySeconds, sampleProcess, scrapeResidentBytes, type ProcessSample } from "./proc";
-import { startStack, type BenchStack, type Service } from "./stack";
+import { runBench, type BenchStack, type Service } from "./stack";
 
 const intFromEnv = (name: string, fallback: number) => {
   const value = Number(process.env[name] || fallback);
@@ -28,7 +28,7 @@ const WARMUP_SECONDS = intFromEnv("BENCH_WARMUP_SECONDS", 2);
 const USERS = intFromEnv("BENCH_USERS", 200);
 /** After the load, how long to sample memory with no traffic (V8 gives memory back after ~10-20 s). */
 const QUIET_SECONDS = intFromEnv("BENCH_QUIET_SECONDS", 0);
-const IDLE_SETTLE_SECONDS = intFromEnv("BENCH_IDLE_SETTLE_SECONDS", 10);
+const IDLE_SETTLE_SECONDS = intFromEnv("BENCH_IDLE_SETTLE_SECONDS", 20);
 const PAIRED_ROUNDS = intFromEnv("BENCH_PAIRED_ROUNDS", 5);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
@@ -144,145 +144,143 @@ function table(rows: string[][]) {
   }
 }
 
-async function main() {
-  const started = Date.now();
-  say(`bench:auth: ${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${USERS} users`);
-  // GitLab's default limits (2000 requests per minute per user) would turn the load into 429s.
-  const stack = await startStack({
-    CANOPY_RATE_LIMIT_AUTHENTICATED: "1000000000",
-    CANOPY_RATE_LIMIT_UNAUTHENTICATED: "1000000000",
-  });
-  try {
-    say(`stack ready at ${stack.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    // Idle means settled: right after start-up V8 still holds the garbage of loading every module.
-    await new Promise((r) => setTimeout(r, IDLE_SETTLE_SECONDS * 1_000));
-    const idle = await snapshot(stack);
-
-    const seeding = Date.now();
-    const { token, username } = await seed(stack);
-    const me = await api(stack, "/user", token);
-    if (me.username !== username) throw new Error(`the token answered ${String(me.username)}`);
-    say(`seeded ${USERS} users and a token in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
-    const seeded = await snapshot(stack);
-
-    const userUrl = `${stack.url}/api/v4/user`;
-    const healthUrl = `${stack.url}/-/health`;
-    const auth = { "PRIVATE-TOKEN": token };
-    if (WARMUP_SECONDS > 0) {
-      await load(userUrl, WARMUP_SECONDS, auth);
-      await load(healthUrl, WARMUP_SECONDS);
+async function main(stack: BenchStack, started: number) {
+  say(`stack ready at ${stack.url} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  // Idle means settled: right after start-up V8 still holds the garbage of loading every module, and
+  // gives it back only when its idle-time memory reducer runs. The lowest reading of the window.
+  const idleRss: Partial<Record<Service, number>> = {};
+  for (let i = 0; i < IDLE_SETTLE_SECONDS; i++) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    const snap = await snapshot(stack);
+    for (const s of SERVICES) {
+      const rss = rssOf(snap, s);
+      if (rss !== undefined) idleRss[s] = Math.min(idleRss[s] ?? Infinity, rss);
     }
-    const beforeUser = await snapshot(stack);
-    const user = await load(userUrl, SECONDS, auth);
-    const afterUser = await snapshot(stack);
-    const version = await load(`${stack.url}/api/v4/version`, Math.max(1, Math.ceil(SECONDS / 2)), auth);
-    const beforeHealth = await snapshot(stack);
-    const health = await load(healthUrl, SECONDS);
-    const afterHealth = await snapshot(stack);
-
-    say("");
-    const userCpu = cpuBetween(beforeUser, afterUser);
-    const versionCpu = cpuBetween(afterUser, beforeHealth);
-    const healthCpu = cpuBetween(beforeHealth, afterHealth);
-    // CPU per request is what contention on a shared machine changes least.
-    const perRequest = (cpu: Record<string, number | undefined>, r: autocannon.Result) =>
-      `${((((cpu.gateway ?? 0) + (cpu.auth ?? 0)) / 100 / r.requests.average) * 1000).toFixed(2)} ms`;
-    const row = (name: string, r: autocannon.Result, cpu: Record<string, number | undefined>) => [
-      name,
-      r.requests.average.toFixed(0),
-      `${r.latency.p50} ms`,
-      `${r.latency.p99} ms`,
-      String(r.non2xx + r.errors),
-      perRequest(cpu, r),
-    ];
-    table([
-      ["endpoint", "req/s", "p50", "p99", "failed", "CPU/req (gateway+auth)"],
-      row("GET /api/v4/user (PRIVATE-TOKEN)", user, userCpu),
-      row("GET /api/v4/version (PRIVATE-TOKEN)", version, versionCpu),
-      row("GET /-/health", health, healthCpu),
-    ]);
-    const single = user.requests.average / health.requests.average;
-    // This machine's speed drifts (a shared VM): pairs of short back-to-back runs, whose median
-    // ratio a drift between two long runs cannot tilt.
-    const pairs: number[] = [];
-    for (let i = 0; i < PAIRED_ROUNDS; i++) {
-      const u = await load(userUrl, 2, auth);
-      const h = await load(healthUrl, 2);
-      pairs.push(u.requests.average / h.requests.average);
-    }
-    const ratio = median(pairs);
-    const ratioVerdict = ratio >= TARGET_RATIO ? "ok" : "MISSED";
-    say(
-      `ratio user/health: ${single.toFixed(2)} in the runs above; median of ${PAIRED_ROUNDS} paired 2 s runs:`,
-    );
-    say(
-      `  ${ratio.toFixed(2)} (${pairs.map((r) => r.toFixed(2)).join(", ")}) (target >= ${TARGET_RATIO}) ${ratioVerdict}`,
-    );
-
-    // Idle again: the lowest RSS while nothing happens, once V8's memory reducer has had its chance.
-    const quiet: Partial<Record<Service, number>> = {};
-    for (let i = 0; i < QUIET_SECONDS; i++) {
-      await new Promise((r) => setTimeout(r, 1_000));
-      const snap = await snapshot(stack);
-      for (const s of SERVICES) {
-        const rss = rssOf(snap, s);
-        if (rss !== undefined) quiet[s] = Math.min(quiet[s] ?? Infinity, rss);
-      }
-    }
-
-    say("");
-    const peak = (s: Service) => afterHealth.processes[s]?.peakRss;
-    const verdict = (rss: number | undefined) =>
-      rss === undefined ? "n/a" : rss <= TARGET_IDLE_RSS_MB * 1048576 ? "ok" : "MISSED";
-    const idleOk = (s: Service) =>
-      QUIET_SECONDS > 0
-        ? `start ${verdict(rssOf(idle, s))}, quiet ${verdict(quiet[s])}`
-        : verdict(rssOf(idle, s));
-    const quietColumn = QUIET_SECONDS > 0;
-    table([
-      [
-        "RSS",
-        "idle",
-        "after seed",
-        "after load",
-        ...(quietColumn ? [`${QUIET_SECONDS} s quiet`] : []),
-        "peak",
-        `idle <= ${TARGET_IDLE_RSS_MB} MB`,
-      ],
-      ...SERVICES.map((s) => [
-        s,
-        mb(rssOf(idle, s)),
-        mb(rssOf(seeded, s)),
-        mb(rssOf(afterHealth, s)),
-        ...(quietColumn ? [mb(quiet[s])] : []),
-        mb(peak(s)),
-        idleOk(s),
-      ]),
-    ]);
-
-    say("");
-    const cpuRows: [string, string][] = [
-      ["auth", "auth"],
-      ["gateway", "gateway"],
-      ["launcher (log relay)", "launcher"],
-      ["bench (autocannon)", "bench"],
-      ["everything else (pg, redis, nats, ...)", "other"],
-    ];
-    table([
-      ["CPU, % of one core", "/api/v4/user", "/api/v4/version", "/-/health"],
-      ...cpuRows.map(([label, key]) => [label, pct(userCpu[key]), pct(versionCpu[key]), pct(healthCpu[key])]),
-    ]);
-    say(`\n(RSS and CPU from /proc; ${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
-  } catch (err) {
-    process.stderr.write(`--- last output of the stack ---\n${stack.tail()}\n`);
-    throw err;
-  } finally {
-    const code = await stack.stop();
-    if (code !== 0) say(`note: the launcher exited with code ${code}`);
   }
+
+  const seeding = Date.now();
+  const { token, username } = await seed(stack);
+  const me = await api(stack, "/user", token);
+  if (me.username !== username) throw new Error(`the token answered ${String(me.username)}`);
+  say(`seeded ${USERS} users and a token in ${((Date.now() - seeding) / 1000).toFixed(1)} s`);
+  const seeded = await snapshot(stack);
+
+  const userUrl = `${stack.url}/api/v4/user`;
+  const healthUrl = `${stack.url}/-/health`;
+  const auth = { "PRIVATE-TOKEN": token };
+  if (WARMUP_SECONDS > 0) {
+    await load(userUrl, WARMUP_SECONDS, auth);
+    await load(healthUrl, WARMUP_SECONDS);
+  }
+  const beforeUser = await snapshot(stack);
+  const user = await load(userUrl, SECONDS, auth);
+  const afterUser = await snapshot(stack);
+  const version = await load(`${stack.url}/api/v4/version`, Math.max(1, Math.ceil(SECONDS / 2)), auth);
+  const beforeHealth = await snapshot(stack);
+  const health = await load(healthUrl, SECONDS);
+  const afterHealth = await snapshot(stack);
+
+  say("");
+  const userCpu = cpuBetween(beforeUser, afterUser);
+  const versionCpu = cpuBetween(afterUser, beforeHealth);
+  const healthCpu = cpuBetween(beforeHealth, afterHealth);
+  // CPU per request is what contention on a shared machine changes least.
+  const perRequest = (cpu: Record<string, number | undefined>, r: autocannon.Result) =>
+    `${((((cpu.gateway ?? 0) + (cpu.auth ?? 0)) / 100 / r.requests.average) * 1000).toFixed(2)} ms`;
+  const row = (name: string, r: autocannon.Result, cpu: Record<string, number | undefined>) => [
+    name,
+    r.requests.average.toFixed(0),
+    `${r.latency.p50} ms`,
+    `${r.latency.p99} ms`,
+    String(r.non2xx + r.errors),
+    perRequest(cpu, r),
+  ];
+  table([
+    ["endpoint", "req/s", "p50", "p99", "failed", "CPU/req (gateway+auth)"],
+    row("GET /api/v4/user (PRIVATE-TOKEN)", user, userCpu),
+    row("GET /api/v4/version (PRIVATE-TOKEN)", version, versionCpu),
+    row("GET /-/health", health, healthCpu),
+  ]);
+  const single = user.requests.average / health.requests.average;
+  // This machine's speed drifts (a shared VM): pairs of short back-to-back runs, whose median
+  // ratio a drift between two long runs cannot tilt.
+  const pairs: number[] = [];
+  for (let i = 0; i < PAIRED_ROUNDS; i++) {
+    const u = await load(userUrl, 2, auth);
+    const h = await load(healthUrl, 2);
+    pairs.push(u.requests.average / h.requests.average);
+  }
+  const ratio = median(pairs);
+  const ratioVerdict = ratio >= TARGET_RATIO ? "ok" : "MISSED";
+  say(
+    `ratio user/health: ${single.toFixed(2)} in the runs above; median of ${PAIRED_ROUNDS} paired 2 s runs:`,
+  );
+  say(
+    `  ${ratio.toFixed(2)} (${pairs.map((r) => r.toFixed(2)).join(", ")}) (target >= ${TARGET_RATIO}) ${ratioVerdict}`,
+  );
+
+  // Idle again: the lowest RSS while nothing happens, once V8's memory reducer has had its chance.
+  const quiet: Partial<Record<Service, number>> = {};
+  for (let i = 0; i < QUIET_SECONDS; i++) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    const snap = await snapshot(stack);
+    for (const s of SERVICES) {
+      const rss = rssOf(snap, s);
+      if (rss !== undefined) quiet[s] = Math.min(quiet[s] ?? Infinity, rss);
+    }
+  }
+
+  say("");
+  const peak = (s: Service) => afterHealth.processes[s]?.peakRss;
+  const verdict = (rss: number | undefined) =>
+    rss === undefined ? "n/a" : rss <= TARGET_IDLE_RSS_MB * 1048576 ? "ok" : "MISSED";
+  const idleOk = (s: Service) =>
+    QUIET_SECONDS > 0 ? `start ${verdict(idleRss[s])}, quiet ${verdict(quiet[s])}` : verdict(idleRss[s]);
+  const quietColumn = QUIET_SECONDS > 0;
+  table([
+    [
+      "RSS",
+      "idle",
+      "after seed",
+      "after load",
+      ...(quietColumn ? [`${QUIET_SECONDS} s quiet`] : []),
+      "peak",
+      `idle <= ${TARGET_IDLE_RSS_MB} MB`,
+    ],
+    ...SERVICES.map((s) => [
+      s,
+      mb(idleRss[s]),
+      mb(rssOf(seeded, s)),
+      mb(rssOf(afterHealth, s)),
+      ...(quietColumn ? [mb(quiet[s])] : []),
+      mb(peak(s)),
+      idleOk(s),
+    ]),
+  ]);
+
+  say("");
+  const cpuRows: [string, string][] = [
+    ["auth", "auth"],
+    ["gateway", "gateway"],
+    ["launcher (log relay)", "launcher"],
+    ["bench (autocannon)", "bench"],
+    ["everything else (pg, redis, nats, ...)", "other"],
+  ];
+  table([
+    ["CPU, % of one core", "/api/v4/user", "/api/v4/version", "/-/health"],
+    ...cpuRows.map(([label, key]) => [label, pct(userCpu[key]), pct(versionCpu[key]), pct(healthCpu[key])]),
+  ]);
+  say(`\n(RSS and CPU from /proc; ${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
 }
 
-main().catch((err) => {
-  process.stderr.write(`bench:auth failed: ${(err as Error)?.stack ?? err}\n`);
-  process.exit(1);
-});
+const started = Date.now();
+say(`bench:auth: ${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${USERS} users`);
+// GitLab's default limits (2000 requests per minute per user) would turn the load into 429s.
+runBench(
+  "bench:auth",
+  {
+    CANOPY_RATE_LIMIT_AUTHENTICATED: "1000000000",
+    CANOPY_RATE_LIMIT_UNAUTHENTICATED: "1000000000",
+  },
+  (stack) => main(stack, started),
+);

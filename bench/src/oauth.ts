@@ -18,7 +18,7 @@ import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { machineBusySeconds, sampleProcess } from "./proc";
 import { intFromEnv, loadCells, say, seconds, table } from "./report";
-import { startStack, type BenchStack } from "./stack";
+import { runBench, type BenchStack } from "./stack";
 
 const SECONDS = intFromEnv("BENCH_SECONDS", 10);
 const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 20);
@@ -183,95 +183,86 @@ function refreshLoad(stack: BenchStack, app: App, queue: RefreshQueue, duration:
   });
 }
 
-async function main() {
-  const started = Date.now();
-  say(`bench:oauth: ${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${FAMILIES} token families`);
-  const stack = await startStack({
+async function main(stack: BenchStack, started: number) {
+  say(`stack ready at ${stack.url} (${seconds(started)})`);
+  const seeding = Date.now();
+  const { app, pairs } = await seed(stack, FAMILIES + 1);
+  const access = pairs.pop()!.access_token;
+  const queue = new RefreshQueue(pairs.map((p) => p.refresh_token));
+  say(`issued ${pairs.length + 1} token pairs (password grant) in ${seconds(seeding)}`);
+
+  const healthUrl = `${stack.url}/-/health`;
+  const infoUrl = `${stack.url}/oauth/token/info`;
+  const bearer = { Authorization: `Bearer ${access}` };
+  const info = await send(infoUrl, { headers: bearer });
+  if ((info.application as { uid?: unknown }).uid !== app.clientId) throw new Error("token/info: wrong app");
+  if (WARMUP_SECONDS > 0) {
+    await load({ url: healthUrl, duration: WARMUP_SECONDS });
+    await load({ url: infoUrl, duration: WARMUP_SECONDS, headers: bearer });
+    await refreshLoad(stack, app, queue, WARMUP_SECONDS);
+  }
+
+  const runs = {
+    health: await measured(stack, () => load({ url: healthUrl, duration: SECONDS })),
+    info: await measured(stack, () => load({ url: infoUrl, duration: SECONDS, headers: bearer })),
+    refresh: await measured(stack, () => refreshLoad(stack, app, queue, SECONDS)),
+    // For comparison: the same token authenticating an API call, which the gateway caches.
+    user: await measured(stack, () =>
+      load({ url: `${stack.url}/api/v4/user`, duration: Math.ceil(SECONDS / 2), headers: bearer }),
+    ),
+  };
+  const [health, tokenInfo, refresh] = [runs.health.result, runs.info.result, runs.refresh.result];
+
+  // The chain still holds: a token from the back of the queue refreshes once more.
+  const probe = queue.take();
+  await send(`${stack.url}/oauth/token`, {
+    method: "POST",
+    headers: { Authorization: basicAuth(app), "Content-Type": FORM },
+    body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: probe }).toString(),
+  });
+
+  say("");
+  const ratio = (r: autocannon.Result) => (r.requests.average / health.requests.average).toFixed(2);
+  table([
+    ["endpoint", "req/s", "p50", "p99", "failed", "ratio to health"],
+    ["GET /-/health", ...loadCells(health), "1.00"],
+    ["GET /oauth/token/info (Bearer)", ...loadCells(tokenInfo), ratio(tokenInfo)],
+    ["POST /oauth/token (refresh_token)", ...loadCells(refresh), ratio(refresh)],
+    ["GET /api/v4/user (same Bearer token)", ...loadCells(runs.user.result), ratio(runs.user.result)],
+  ]);
+  say("");
+  const infoRatio = tokenInfo.requests.average / health.requests.average;
+  const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
+  say(
+    `token/info / health: ${infoRatio.toFixed(2)} (target >= ${TARGET_INFO_RATIO}) ${verdict(infoRatio >= TARGET_INFO_RATIO)}`,
+  );
+  say(
+    `refresh grants/s: ${refresh.requests.average.toFixed(0)} (target >= ${TARGET_REFRESH_RPS}) ${verdict(refresh.requests.average >= TARGET_REFRESH_RPS)}`,
+  );
+  say(
+    `refresh tokens: each sent once (${queue.sentTwice} sent twice), every answer a new one ` +
+      `(${queue.reissued} repeated), queue ran dry ${queue.ran} times, ${queue.size} left`,
+  );
+  say("");
+  const pctCell = (v: number) => (Number.isNaN(v) ? "n/a" : `${v.toFixed(0)}%`);
+  table([
+    ["CPU, % of one core", "/-/health", "/oauth/token/info", "refresh grant", "/api/v4/user"],
+    ...CPU_COLUMNS.map((k) => [
+      k === "other" ? "other (pg, redis, nats, ...)" : k,
+      ...[runs.health, runs.info, runs.refresh, runs.user].map((r) => pctCell(r.cpu[k])),
+    ]),
+  ]);
+  say(`\n(${seconds(started)} in all)`);
+}
+
+const started = Date.now();
+say(`bench:oauth: ${SECONDS} s per endpoint, ${CONNECTIONS} connections, ${FAMILIES} token families`);
+runBench(
+  "bench:oauth",
+  {
     CANOPY_RATE_LIMIT_AUTHENTICATED: UNLIMITED,
     CANOPY_RATE_LIMIT_UNAUTHENTICATED: UNLIMITED,
     CANOPY_RATE_LIMIT_OAUTH: UNLIMITED,
-  });
-  try {
-    say(`stack ready at ${stack.url} (${seconds(started)})`);
-    const seeding = Date.now();
-    const { app, pairs } = await seed(stack, FAMILIES + 1);
-    const access = pairs.pop()!.access_token;
-    const queue = new RefreshQueue(pairs.map((p) => p.refresh_token));
-    say(`issued ${pairs.length + 1} token pairs (password grant) in ${seconds(seeding)}`);
-
-    const healthUrl = `${stack.url}/-/health`;
-    const infoUrl = `${stack.url}/oauth/token/info`;
-    const bearer = { Authorization: `Bearer ${access}` };
-    const info = await send(infoUrl, { headers: bearer });
-    if ((info.application as { uid?: unknown }).uid !== app.clientId)
-      throw new Error("token/info: wrong app");
-    if (WARMUP_SECONDS > 0) {
-      await load({ url: healthUrl, duration: WARMUP_SECONDS });
-      await load({ url: infoUrl, duration: WARMUP_SECONDS, headers: bearer });
-      await refreshLoad(stack, app, queue, WARMUP_SECONDS);
-    }
-
-    const runs = {
-      health: await measured(stack, () => load({ url: healthUrl, duration: SECONDS })),
-      info: await measured(stack, () => load({ url: infoUrl, duration: SECONDS, headers: bearer })),
-      refresh: await measured(stack, () => refreshLoad(stack, app, queue, SECONDS)),
-      // For comparison: the same token authenticating an API call, which the gateway caches.
-      user: await measured(stack, () =>
-        load({ url: `${stack.url}/api/v4/user`, duration: Math.ceil(SECONDS / 2), headers: bearer }),
-      ),
-    };
-    const [health, tokenInfo, refresh] = [runs.health.result, runs.info.result, runs.refresh.result];
-
-    // The chain still holds: a token from the back of the queue refreshes once more.
-    const probe = queue.take();
-    await send(`${stack.url}/oauth/token`, {
-      method: "POST",
-      headers: { Authorization: basicAuth(app), "Content-Type": FORM },
-      body: new URLSearchParams({ grant_type: "refresh_token", refresh_token: probe }).toString(),
-    });
-
-    say("");
-    const ratio = (r: autocannon.Result) => (r.requests.average / health.requests.average).toFixed(2);
-    table([
-      ["endpoint", "req/s", "p50", "p99", "failed", "ratio to health"],
-      ["GET /-/health", ...loadCells(health), "1.00"],
-      ["GET /oauth/token/info (Bearer)", ...loadCells(tokenInfo), ratio(tokenInfo)],
-      ["POST /oauth/token (refresh_token)", ...loadCells(refresh), ratio(refresh)],
-      ["GET /api/v4/user (same Bearer token)", ...loadCells(runs.user.result), ratio(runs.user.result)],
-    ]);
-    say("");
-    const infoRatio = tokenInfo.requests.average / health.requests.average;
-    const verdict = (ok: boolean) => (ok ? "ok" : "MISSED");
-    say(
-      `token/info / health: ${infoRatio.toFixed(2)} (target >= ${TARGET_INFO_RATIO}) ${verdict(infoRatio >= TARGET_INFO_RATIO)}`,
-    );
-    say(
-      `refresh grants/s: ${refresh.requests.average.toFixed(0)} (target >= ${TARGET_REFRESH_RPS}) ${verdict(refresh.requests.average >= TARGET_REFRESH_RPS)}`,
-    );
-    say(
-      `refresh tokens: each sent once (${queue.sentTwice} sent twice), every answer a new one ` +
-        `(${queue.reissued} repeated), queue ran dry ${queue.ran} times, ${queue.size} left`,
-    );
-    say("");
-    const pctCell = (v: number) => (Number.isNaN(v) ? "n/a" : `${v.toFixed(0)}%`);
-    table([
-      ["CPU, % of one core", "/-/health", "/oauth/token/info", "refresh grant", "/api/v4/user"],
-      ...CPU_COLUMNS.map((k) => [
-        k === "other" ? "other (pg, redis, nats, ...)" : k,
-        ...[runs.health, runs.info, runs.refresh, runs.user].map((r) => pctCell(r.cpu[k])),
-      ]),
-    ]);
-    say(`\n(${seconds(started)} in all)`);
-  } catch (err) {
-    process.stderr.write(`--- last output of the stack ---\n${stack.tail()}\n`);
-    throw err;
-  } finally {
-    const code = await stack.stop();
-    if (code !== 0) say(`note: the launcher exited with code ${code}`);
-  }
-}
-
-main().catch((err) => {
-  process.stderr.write(`bench:oauth failed: ${(err as Error)?.stack ?? err}\n`);
-  process.exit(1);
-});
+  },
+  (stack) => main(stack, started),
+);

@@ -161,3 +161,30 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
     stop,
   };
 }
+
+/**
+ * Runs a benchmark against a fresh stack: starts it, runs `body`, shows the stack's last output if
+ * `body` fails, always stops it, and exits non-zero on failure.
+ */
+export function runBench(
+  name: string,
+  env: Record<string, string>,
+  body: (stack: BenchStack) => Promise<void>,
+) {
+  const run = async () => {
+    const stack = await startStack(env);
+    try {
+      await body(stack);
+    } catch (err) {
+      process.stderr.write(`--- last output of the stack ---\n${stack.tail()}\n`);
+      throw err;
+    } finally {
+      const code = await stack.stop();
+      if (code !== 0) process.stdout.write(`note: the launcher exited with code ${code}\n`);
+    }
+  };
+  run().catch((err) => {
+    process.stderr.write(`${name} failed: ${(err as Error)?.stack ?? err}\n`);
+    process.exit(1);
+  });
+}
