@@ -16,6 +16,17 @@ else
   echo "node_modules is up to date with package-lock.json"
 fi
 
+# The browser tests drive Debian's Chromium (npm's own browser downloads cannot work offline).
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing chromium for the browser tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "the e2e browser tests need Chromium: apt-get install chromium" >&2
+    exit 1
+  fi
+fi
+
 step "2/7 infrastructure (PostgreSQL, Redis, NATS JetStream)"
 node deploy/infra.mjs
 
