@@ -4,7 +4,6 @@ import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
 import { findByRefreshDigest } from "../../store/oauth-tokens";
 import { authenticateClient } from "./client-auth";
-import { remainingSeconds } from "./issue";
 import { lookupAccessToken } from "./live-token";
 
 const inactive = (): oauth.IntrospectResponse => ({
@@ -56,7 +55,6 @@ export async function introspect(
     ? tokenAppId === callerAppId
     : tokenAppId === undefined || tokenAppId === callerAppId;
   if (!token || !allowed) return inactive();
-  const remaining = remainingSeconds(token);
   return {
     active: true,
     scope: token.scopes.join(" "),
@@ -64,7 +62,7 @@ export async function introspect(
     username: token.username ?? "",
     tokenType: "Bearer",
     iat: Math.floor(token.created_at.getTime() / 1000),
-    exp: remaining === null ? 0 : Math.floor(Date.now() / 1000) + remaining,
+    exp: token.expires_in === null ? 0 : Math.floor(token.created_at.getTime() / 1000) + token.expires_in,
     sub: token.user_id ? String(token.user_id) : "",
   };
 }
