@@ -199,7 +199,14 @@ function printWelcome(env) {
   const password = process.env.CANOPY_ROOT_PASSWORD
     ? "(from CANOPY_ROOT_PASSWORD)"
     : "the generated password the auth service logged once on its first start";
-  const lines = ["", `Canopy is ready at ${url}`, `  Sign in as:  root`, `  Password:    ${password}`];
+  const lines = [
+    "",
+    `Canopy is ready at ${url}`,
+    `  Sign in at:  ${url}/users/sign_in`,
+    `  as:          root`,
+    `  password:    ${password}`,
+    `  OAuth apps:  ${url}/profile/applications`,
+  ];
   if (process.env.CANOPY_ROOT_TOKEN) {
     lines.push(`  API:         curl -H "PRIVATE-TOKEN: $CANOPY_ROOT_TOKEN" ${url}/api/v4/user`);
   }
