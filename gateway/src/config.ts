@@ -13,6 +13,11 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_RATE_LIMIT_OAUTH: z.coerce.number().int().min(1).default(300),
   /** Sign-in attempts per minute per IP (GitLab's protected paths: 10). */
   CANOPY_RATE_LIMIT_SIGN_IN: z.coerce.number().int().min(1).default(10),
+  /** Prefix of every Redis key the gateway writes; deployments sharing one Redis need different ones. */
+  CANOPY_REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/)
+    .default("canopy:"),
   /** How long a web session lasts without use. */
   CANOPY_SESSION_HOURS: z.coerce.number().int().min(1).max(8760).default(168),
   /** How long an authentication answer may be reused without asking the auth service (events drop it sooner). */

@@ -38,7 +38,13 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
   });
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
-  const cache = new AuthenticationCache(authClient, redis, log, config.CANOPY_AUTH_CACHE_SECONDS * 1000);
+  const cache = new AuthenticationCache(
+    authClient,
+    redis,
+    log,
+    config.CANOPY_AUTH_CACHE_SECONDS * 1000,
+    config.CANOPY_REDIS_KEY_PREFIX,
+  );
   const invalidations = await startBroadcastConsumer({
     nc,
     log,
@@ -59,6 +65,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     oauth: oauthClient,
     redis,
     limits: rateLimits(redis, {
+      keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
       perUser: config.CANOPY_RATE_LIMIT_AUTHENTICATED,
       perIp: config.CANOPY_RATE_LIMIT_UNAUTHENTICATED,
       oauth: config.CANOPY_RATE_LIMIT_OAUTH,

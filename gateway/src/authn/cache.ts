@@ -10,8 +10,6 @@ type Entry = { answer: Answer; userId: number; token: string };
 const tokenRef = (kind: common.TokenKind, id: number) => `${kind}:${id}`;
 
 const REFUSAL_TTL_MS = 10_000;
-const redisKey = (key: string) => `canopy:authn:${key}`;
-const redisIndex = (kind: "token" | "user", id: number | string) => `canopy:authn:${kind}:${id}`;
 
 /**
  * Answers of the auth service's Authenticate, cached twice: in this process (no I/O at all) and in
@@ -33,6 +31,7 @@ export class AuthenticationCache {
     private readonly redis: RedisClient,
     private readonly log: Logger,
     private readonly ttlMs: number,
+    private readonly keyPrefix = "canopy:",
     maxEntries = 50_000,
   ) {
     this.local = new LRUCache<string, Entry>({
@@ -60,7 +59,7 @@ export class AuthenticationCache {
   async dropToken(kind: common.TokenKind, tokenId: number): Promise<void> {
     this.epoch++;
     this.dropLocal(this.byToken.get(tokenRef(kind, tokenId)));
-    await this.dropShared(redisIndex("token", tokenRef(kind, tokenId)));
+    await this.dropShared(this.redisIndex("token", tokenRef(kind, tokenId)));
   }
 
   /** Forgets every answer for a user's tokens (blocked, deleted, admin flag changed). */
@@ -69,7 +68,7 @@ export class AuthenticationCache {
     this.dropLocal(this.byUser.get(userId));
     // Refusals carry no user; a blocked user's refusal must not outlive an unblock.
     for (const [key, entry] of this.local.entries()) if (!entry.answer.actor) this.local.delete(key);
-    await this.dropShared(redisIndex("user", userId));
+    await this.dropShared(this.redisIndex("user", userId));
   }
 
   private ttlFor(answer: Answer): number {
@@ -92,20 +91,28 @@ export class AuthenticationCache {
       const encoded = Buffer.from(auth.AuthenticateResponse.encode(answer).finish()).toString("base64");
       await this.redis
         .multi()
-        .set(redisKey(key), encoded, { PX: ttl })
-        .sAdd(redisIndex("token", token), key)
-        .pExpire(redisIndex("token", token), this.ttlMs)
-        .sAdd(redisIndex("user", userId), key)
-        .pExpire(redisIndex("user", userId), this.ttlMs)
+        .set(this.redisKey(key), encoded, { PX: ttl })
+        .sAdd(this.redisIndex("token", token), key)
+        .pExpire(this.redisIndex("token", token), this.ttlMs)
+        .sAdd(this.redisIndex("user", userId), key)
+        .pExpire(this.redisIndex("user", userId), this.ttlMs)
         .exec();
     } catch (err) {
       this.log.warn({ err }, "could not share an authentication answer in redis");
     }
   }
 
+  private redisKey(key: string) {
+    return `${this.keyPrefix}authn:${key}`;
+  }
+
+  private redisIndex(kind: "token" | "user", id: number | string) {
+    return `${this.keyPrefix}authn:${kind}:${id}`;
+  }
+
   private async readShared(key: string): Promise<Answer | undefined> {
     try {
-      const raw = await this.redis.get(redisKey(key));
+      const raw = await this.redis.get(this.redisKey(key));
       return raw ? auth.AuthenticateResponse.decode(Buffer.from(raw, "base64")) : undefined;
     } catch {
       return undefined; // Redis down: ask the auth service.
@@ -119,7 +126,7 @@ export class AuthenticationCache {
   private async dropShared(index: string) {
     try {
       const keys = await this.redis.sMembers(index);
-      await this.redis.del([index, ...keys.map(redisKey)]);
+      await this.redis.del([index, ...keys.map((k) => this.redisKey(k))]);
     } catch (err) {
       this.log.warn({ err }, "could not drop shared authentication answers");
     }

@@ -9,15 +9,15 @@ const WINDOW_SECONDS = 60;
  * A fixed one-minute window per key, counted in Redis so every gateway shares it; if Redis is down,
  * counting falls back to this process rather than letting everything through or refusing everything.
  */
-function limiter(redis: RedisClient, name: string, points: number) {
+function limiter(redis: RedisClient, prefix: string, name: string, points: number) {
   return new RateLimiterRedis({
     storeClient: redis,
     useRedisPackage: true,
-    keyPrefix: `canopy:rl:${name}`,
+    keyPrefix: `${prefix}rl:${name}`,
     points,
     duration: WINDOW_SECONDS,
     insuranceLimiter: new RateLimiterMemory({
-      keyPrefix: `canopy:rl:${name}`,
+      keyPrefix: `${prefix}rl:${name}`,
       points,
       duration: WINDOW_SECONDS,
     }),
@@ -40,6 +40,7 @@ function throttled(name: string, limit: number, res: RateLimiterRes): HttpError 
 }
 
 export interface RateLimitSettings {
+  keyPrefix: string;
   perUser: number;
   perIp: number;
   oauth: number;
@@ -56,7 +57,7 @@ export interface RateLimits {
 
 export function rateLimits(redis: RedisClient, settings: RateLimitSettings): RateLimits {
   const budget = (name: string, points: number) => {
-    const rl = limiter(redis, name, points);
+    const rl = limiter(redis, settings.keyPrefix, name, points);
     return async (key: string) => {
       try {
         await rl.consume(key);

@@ -35,6 +35,7 @@ const newToken = () => randomBytes(32).toString("base64url");
  */
 export class SessionStore {
   private readonly secure: boolean;
+  private readonly prefix: string;
   private readonly signedInSeconds: number;
 
   constructor(
@@ -43,16 +44,17 @@ export class SessionStore {
   ) {
     this.secure = new URL(config.CANOPY_EXTERNAL_URL).protocol === "https:";
     this.signedInSeconds = config.CANOPY_SESSION_HOURS * 3600;
+    this.prefix = config.CANOPY_REDIS_KEY_PREFIX;
   }
 
   /** The request's session, or undefined when it has no (live) one. */
   async load(ctx: Context): Promise<Session | undefined> {
     const id = ctx.cookies.get(SESSION_COOKIE);
     if (!id || !SESSION_ID.test(id)) return undefined;
-    const raw = await this.redisCall(() => this.redis.get(keyOf(id)));
+    const raw = await this.redisCall(() => this.redis.get(keyOf(this.prefix, id)));
     const data = raw ? parseSession(raw) : undefined;
     if (!data) return undefined;
-    await this.redisCall(() => this.redis.expire(keyOf(id), this.ttlOf(data)));
+    await this.redisCall(() => this.redis.expire(keyOf(this.prefix, id), this.ttlOf(data)));
     return { id, data };
   }
 
@@ -69,12 +71,14 @@ export class SessionStore {
 
   async save(session: Session): Promise<void> {
     const ttl = this.ttlOf(session.data);
-    await this.redisCall(() => this.redis.set(keyOf(session.id), JSON.stringify(session.data), { EX: ttl }));
+    await this.redisCall(() =>
+      this.redis.set(keyOf(this.prefix, session.id), JSON.stringify(session.data), { EX: ttl }),
+    );
   }
 
   /** Forgets the session in Redis and tells the browser to drop the cookie. */
   async destroy(ctx: Context, session: Session | undefined): Promise<void> {
-    if (session) await this.redisCall(() => this.redis.del(keyOf(session.id)));
+    if (session) await this.redisCall(() => this.redis.del(keyOf(this.prefix, session.id)));
     ctx.append("Set-Cookie", this.cookie("", 0));
   }
 
@@ -87,7 +91,7 @@ export class SessionStore {
     old: Session | undefined,
     data: Omit<SessionData, "csrf">,
   ): Promise<Session> {
-    if (old) await this.redisCall(() => this.redis.del(keyOf(old.id)));
+    if (old) await this.redisCall(() => this.redis.del(keyOf(this.prefix, old.id)));
     return this.create(ctx, data);
   }
 
@@ -112,7 +116,8 @@ export class SessionStore {
   }
 }
 
-const keyOf = (id: string) => `canopy:session:${createHash("sha256").update(id).digest("hex")}`;
+const keyOf = (prefix: string, id: string) =>
+  `${prefix}session:${createHash("sha256").update(id).digest("hex")}`;
 
 function parseSession(raw: string): SessionData | undefined {
   try {
