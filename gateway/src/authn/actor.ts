@@ -10,4 +10,3 @@ export const ANONYMOUS: common.Actor = {
   impersonatorId: 0,
 };
 
-export const isSignedIn = (actor: common.Actor) => actor.userId > 0;
