@@ -9,4 +9,3 @@ export const ANONYMOUS: common.Actor = {
   tokenId: 0,
   impersonatorId: 0,
 };
-
