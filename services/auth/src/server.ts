@@ -2,6 +2,7 @@ import path from "node:path";
 import {
   connectNats,
   createPool,
+  loadCallVerifier,
   migrate,
   OutboxRelay,
   readMigrations,
@@ -52,6 +53,8 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
       serve(oauth.OAuthServiceService, oauthService(deps)),
     ],
     port: config.CANOPY_AUTH_GRPC_PORT,
+    host: config.CANOPY_GRPC_HOST,
+    verifier: loadCallVerifier(config),
     log,
   });
   log.info({ port: grpc.port }, "auth gRPC listening");

@@ -6,6 +6,8 @@ export * from "./migrate";
 export * from "./errors";
 export * from "./grpc/server";
 export * from "./grpc/client";
+export * from "./grpc/call-assertion";
+export * from "./gateway-keys";
 export * from "./health";
 export * from "./lifecycle";
 export * from "./metrics";
