@@ -3,6 +3,7 @@ import {
   connectNats,
   createPool,
   loadCallVerifier,
+  loadGrpcTls,
   migrate,
   OutboxRelay,
   readMigrations,
@@ -55,6 +56,7 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
     port: config.CANOPY_AUTH_GRPC_PORT,
     host: config.CANOPY_GRPC_HOST,
     verifier: loadCallVerifier(config),
+    tls: loadGrpcTls(config),
     log,
   });
   log.info({ port: grpc.port }, "auth gRPC listening");

@@ -18,6 +18,10 @@ export const baseConfigSchema = z.object({
   CANOPY_GATEWAY_SIGNING_KEY: z.string().optional(),
   /** Services: the matching public key (PEM SPKI, or base64 of it); calls it does not verify are refused. */
   CANOPY_GATEWAY_VERIFY_KEY: z.string().optional(),
+  /** Mutual TLS for gRPC (all three or none): files of the CA, this process's certificate and its key. */
+  CANOPY_GRPC_TLS_CA: z.string().optional(),
+  CANOPY_GRPC_TLS_CERT: z.string().optional(),
+  CANOPY_GRPC_TLS_KEY: z.string().optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

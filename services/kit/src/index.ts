@@ -7,6 +7,7 @@ export * from "./errors";
 export * from "./grpc/server";
 export * from "./grpc/client";
 export * from "./grpc/call-assertion";
+export * from "./grpc/tls";
 export * from "./gateway-keys";
 export * from "./health";
 export * from "./lifecycle";

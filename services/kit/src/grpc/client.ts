@@ -1,5 +1,4 @@
 import {
-  credentials,
   InterceptingCall,
   makeGenericClientConstructor,
   Metadata,
@@ -11,6 +10,7 @@ import {
 import { context, propagation } from "@opentelemetry/api";
 import { metadataSetter } from "./metadata";
 import { CALL_ASSERTION_HEADER, type CallSigner } from "./call-assertion";
+import { channelCredentials, type GrpcTls } from "./tls";
 import { currentRequestId } from "../request-context";
 
 type RequestOf<M> = M extends { requestSerialize: (v: infer Req) => Buffer } ? Req : never;
@@ -32,6 +32,8 @@ export interface ClientOptions<S extends ServiceDefinition> {
   maxAttempts?: number;
   /** Signs every call as the gateway (see call-assertion.ts); services refuse unsigned calls. */
   signer?: CallSigner;
+  /** Mutual TLS (see tls.ts); plaintext when absent. */
+  tls?: GrpcTls | null;
 }
 
 /** Every call gets a deadline, so a stuck dependency becomes DEADLINE_EXCEEDED, never a hang. */
@@ -114,7 +116,7 @@ export function createClient<S extends ServiceDefinition>(
   options: ClientOptions<S>,
 ): PromiseClient<S> {
   const Ctor = makeGenericClientConstructor(definition, "canopy");
-  const raw = new Ctor(options.address, credentials.createInsecure(), {
+  const raw = new Ctor(options.address, channelCredentials(options.tls), {
     "grpc.enable_retries": 1,
     "grpc.service_config": retryServiceConfig(
       definition,

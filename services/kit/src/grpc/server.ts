@@ -1,6 +1,5 @@
 import {
   Server,
-  ServerCredentials,
   status,
   type Metadata,
   type ServerUnaryCall,
@@ -16,6 +15,7 @@ import { metrics } from "../metrics";
 import { metadataGetter } from "./metadata";
 import { requestContext } from "../request-context";
 import { CALL_ASSERTION_HEADER, requestDigest, type CallVerifier } from "./call-assertion";
+import { serverCredentials, type GrpcTls } from "./tls";
 
 type RequestOf<M> = M extends { requestDeserialize: (b: Buffer) => infer Req } ? Req : never;
 type ResponseOf<M> = M extends { responseSerialize: (v: infer Res) => Buffer } ? Res : never;
@@ -141,13 +141,14 @@ export const serve = <S extends ServiceDefinition>(
  * Starts a gRPC server for `services` plus `grpc.health.v1` on `port` (0 picks a free one), bound to
  * loopback unless `host` says otherwise. Every call must carry the gateway's assertion, checked by
  * `verifier`; health checks stay open for probes. `verifier: null` accepts any caller: only for
- * tests of the kit itself.
+ * tests of the kit itself. With `tls`, only clients with a certificate from its CA may connect.
  */
 export async function startGrpcServer(options: {
   services: ServiceBinding[];
   port: number;
   host?: string;
   verifier: CallVerifier | null;
+  tls?: GrpcTls | null;
   log: Logger;
 }): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 4 * 1024 * 1024 });
@@ -157,7 +158,7 @@ export async function startGrpcServer(options: {
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
       `${options.host ?? "127.0.0.1"}:${options.port}`,
-      ServerCredentials.createInsecure(),
+      serverCredentials(options.tls),
       (err, p) => (err ? reject(err) : resolve(p)),
     ),
   );
