@@ -58,7 +58,8 @@ const assertionIn = (metadata: Metadata) => {
 };
 
 /**
- * Adapts async handlers to grpc-js: continues the caller's trace, times the call, and turns a
+ * Adapts async handlers to grpc-js: refuses a call the gateway did not sign (UNAUTHENTICATED, before
+ * the handler sees it), continues the caller's trace, times the call, and turns a
  * thrown CanopyError into a status with its detail trailer. Unexpected errors are logged with their
  * internal message and answered as INTERNAL without it.
  */
@@ -66,7 +67,7 @@ function adapt<S extends ServiceDefinition>(
   definition: S,
   impl: AsyncService<S>,
   log: Logger,
-  verifier: CallVerifier | null,
+  verifier: CallVerifier,
   digests: RequestDigests,
 ) {
   const handlers: UntypedServiceImplementation = {};
@@ -74,7 +75,7 @@ function adapt<S extends ServiceDefinition>(
     const method = definition[key]!.path;
     const handler = impl[key];
     handlers[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
-      const fault = verifier?.check(assertionIn(call.metadata), method, digests.get(call.request as object));
+      const fault = verifier.check(assertionIn(call.metadata), method, digests.get(call.request as object));
       if (fault) {
         metrics.grpcServerSeconds.observe({ method, code: "UNAUTHENTICATED" }, 0);
         log.warn({ method, fault, peer: call.getPeer() }, "call refused: not signed by the gateway");
@@ -121,7 +122,7 @@ export interface GrpcServer {
 
 /** One gRPC service and its implementation; `serve` keeps the two types tied together. */
 export interface ServiceBinding {
-  add(server: Server, log: Logger, verifier: CallVerifier | null): void;
+  add(server: Server, log: Logger, verifier: CallVerifier): void;
 }
 
 export const serve = <S extends ServiceDefinition>(
@@ -140,14 +141,14 @@ export const serve = <S extends ServiceDefinition>(
 /**
  * Starts a gRPC server for `services` plus `grpc.health.v1` on `port` (0 picks a free one), bound to
  * loopback unless `host` says otherwise. Every call must carry the gateway's assertion, checked by
- * `verifier`; health checks stay open for probes. `verifier: null` accepts any caller: only for
- * tests of the kit itself. With `tls`, only clients with a certificate from its CA may connect.
+ * `verifier` (there is no way to start a server that skips it); health checks stay open for probes.
+ * With `tls`, only clients with a certificate from its CA may connect at all.
  */
 export async function startGrpcServer(options: {
   services: ServiceBinding[];
   port: number;
   host?: string;
-  verifier: CallVerifier | null;
+  verifier: CallVerifier;
   tls?: GrpcTls | null;
   log: Logger;
 }): Promise<GrpcServer> {
