@@ -5,6 +5,8 @@ import {
   connectRedis,
   createClient,
   EVENTS,
+  loadCallSigner,
+  loadGrpcTls,
   payloadOf,
   startBroadcastConsumer,
   type Logger,
@@ -27,14 +29,20 @@ async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event)
 
 /** Starts the gateway's HTTP server and its connections; tests start it in-process the same way. */
 export async function startGateway(config: GatewayConfig, log: Logger) {
+  const signer = loadCallSigner(config);
+  const tls = loadGrpcTls(config);
   const authClient = createClient(auth.AuthServiceService, {
     address: config.CANOPY_AUTH_ADDRESS,
     idempotent: AUTH_IDEMPOTENT_METHODS,
+    signer,
+    tls,
   });
   // Token, revoke and sign-in are not idempotent; only lookups are retried.
   const oauthClient = createClient(oauth.OAuthServiceService, {
     address: config.CANOPY_AUTH_ADDRESS,
     idempotent: ["listApplications", "preAuthorize", "tokenInfo", "introspect", "userInfo", "getJwks"],
+    signer,
+    tls,
   });
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");

@@ -2,6 +2,8 @@ import path from "node:path";
 import {
   connectNats,
   createPool,
+  loadCallVerifier,
+  loadGrpcTls,
   migrate,
   OutboxRelay,
   readMigrations,
@@ -52,6 +54,9 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
       serve(oauth.OAuthServiceService, oauthService(deps)),
     ],
     port: config.CANOPY_AUTH_GRPC_PORT,
+    host: config.CANOPY_GRPC_HOST,
+    verifier: loadCallVerifier(config),
+    tls: loadGrpcTls(config),
     log,
   });
   log.info({ port: grpc.port }, "auth gRPC listening");

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { status } from "@grpc/grpc-js";
 import {
   createClient,
+  loadCallSigner,
   createLogger,
   createPool,
   errorDetailOf,
@@ -111,6 +112,7 @@ export async function startHarness(): Promise<Harness> {
   const client = createClient(auth.AuthServiceService, {
     address: `127.0.0.1:${service.grpc.port}`,
     idempotent: AUTH_IDEMPOTENT_METHODS,
+    signer: loadCallSigner(config),
   });
   const rpc = withDefaults(client);
   const db = createPool({ url: config.CANOPY_DATABASE_URL, schema: "auth" });
