@@ -17,3 +17,6 @@ export * from "./events/nats";
 export * from "./events/outbox";
 export * from "./events/consumer";
 export * from "./paging";
+export * from "./settings/bucket";
+export * from "./settings/mirror";
+export * from "./settings/view";
