@@ -9,7 +9,14 @@ import {
   startBroadcastConsumer,
   type Logger,
 } from "@canopy/kit";
-import { auth, AUTH_IDEMPOTENT_METHODS, oauth, type events } from "@canopy/protos";
+import {
+  auth,
+  AUTH_IDEMPOTENT_METHODS,
+  oauth,
+  settings,
+  SETTINGS_IDEMPOTENT_METHODS,
+  type events,
+} from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
@@ -35,6 +42,10 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
   const oauthClient = createClient(oauth.OAuthServiceService, {
     address: config.CANOPY_AUTH_ADDRESS,
     idempotent: ["listApplications", "preAuthorize", "tokenInfo", "introspect", "userInfo", "getJwks"],
+  });
+  const settingsClient = createClient(settings.SettingsServiceService, {
+    address: config.CANOPY_AUTH_ADDRESS,
+    idempotent: SETTINGS_IDEMPOTENT_METHODS,
   });
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
@@ -63,6 +74,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     cache,
     checks,
     oauth: oauthClient,
+    settings: settingsClient,
     redis,
     limits: rateLimits(redis, {
       keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
@@ -92,6 +104,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       await redis.quit();
       authClient.close();
       oauthClient.close();
+      settingsClient.close();
     },
   };
 }

@@ -24,6 +24,7 @@ import {
   unique,
   type Harness,
 } from "./support";
+import { takeSettingsTurn } from "../../../jest/settings-turn";
 
 // GET/PUT /application/settings as the auth service answers them, and the way other services read
 // them: each change is an event carrying the whole snapshot and a KV entry every replica watches.
@@ -35,16 +36,23 @@ let h: Harness;
 let client: Client;
 let nc: NatsConnection;
 let subscription: Subscription;
+let endTurn: () => Promise<void>;
 const received: events.Event[] = [];
 
 const change = (changes: settings.ApplicationSettingsChanges, actor = h.admin) =>
   client.updateApplicationSettings(settings.UpdateApplicationSettingsRequest.fromPartial({ actor, changes }));
 const read = (actor = h.admin) => client.getApplicationSettings({ actor });
+/** Every setting back to GitLab's default, for the next file that takes a turn. */
+const defaultsAsChanges = (): settings.ApplicationSettingsChanges => {
+  const { version: _v, outboundLocalRequestsWhitelist, ...flat } = DEFAULT_APPLICATION_SETTINGS;
+  return { ...flat, outboundLocalRequestsWhitelist: { values: outboundLocalRequestsWhitelist } };
+};
 const anonymous = common.Actor.fromPartial({});
 const withoutTimes = ({ createdAt: _c, updatedAt: _u, ...rest }: settings.ApplicationSettings) => rest;
 
 beforeAll(async () => {
   h = await startHarness();
+  endTurn = await takeSettingsTurn(h.db);
   client = createClient(settings.SettingsServiceService, {
     address: `127.0.0.1:${h.service.grpc.port}`,
     idempotent: SETTINGS_IDEMPOTENT_METHODS,
@@ -56,8 +64,10 @@ beforeAll(async () => {
     subjects: [EVENTS.applicationSettingsUpdated.subject],
     handle: (event) => void received.push(event),
   });
-});
+}, 60_000);
 afterAll(async () => {
+  await change(defaultsAsChanges());
+  await endTurn();
   await subscription.stop();
   await nc.drain();
   client.close();
