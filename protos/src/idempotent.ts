@@ -16,4 +16,6 @@ export const AUTH_IDEMPOTENT_METHODS: (keyof typeof AuthServiceService)[] = [
 ];
 
 /** Settings reads may be retried; an update is not (each one is a new version and event). */
-export const SETTINGS_IDEMPOTENT_METHODS: (keyof typeof SettingsServiceService)[] = ["getApplicationSettings"];
+export const SETTINGS_IDEMPOTENT_METHODS: (keyof typeof SettingsServiceService)[] = [
+  "getApplicationSettings",
+];

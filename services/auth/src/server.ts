@@ -49,7 +49,6 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
   await bootstrap(deps, { rootPassword: config.CANOPY_ROOT_PASSWORD, rootToken: config.CANOPY_ROOT_TOKEN });
   await rotateSigningKeys(deps);
   await mirrorSettings(deps);
-  // A mirror write lost after a commit (NATS briefly away) is repaired by the next pass.
   const remirror = setInterval(
     () => mirrorSettings(deps).catch((err) => log.warn({ err }, "settings mirror failed")),
     60_000,

@@ -1,5 +1,4 @@
 import {
-  ApplicationSettingsMirror,
   ApplicationSettingsView,
   connectNats,
   createClient,
@@ -8,6 +7,7 @@ import {
   EVENTS,
   openSettingsBucket,
   payloadOf,
+  SETTINGS_KEY,
   startBroadcastConsumer,
   type NatsConnection,
   type PromiseClient,
@@ -24,6 +24,7 @@ import {
   unique,
   type Harness,
 } from "./support";
+import { mirrorSettings } from "../src/commands/mirror-settings";
 import { takeSettingsTurn } from "../../../jest/settings-turn";
 
 // GET/PUT /application/settings as the auth service answers them, and the way other services read
@@ -116,7 +117,7 @@ test("an update changes what it names, keeps the rest, and moves the version on"
   ).toEqual([]);
 });
 
-test.each([
+test.each<[string, settings.ApplicationSettingsChanges, Record<string, string[]>]>([
   [
     "deletion_adjourned_period 0",
     { deletionAdjournedPeriod: 0 },
@@ -157,17 +158,14 @@ test.each([
     { outboundLocalRequestsWhitelist: { values: ["<b>host</b>"] } },
     { outbound_local_requests_whitelist: ["entries cannot contain HTML tags"] },
   ],
-] as const)(
-  "%s is refused with GitLab's message and changes nothing",
-  async (_name, changes, fieldErrors) => {
-    const before = await read();
-    // A valid change alongside must not be saved either.
-    const f = await failure(change({ ...changes, signupEnabled: !before.signupEnabled }));
-    expect(f.code).toBe(status.INVALID_ARGUMENT);
-    expect(f.fieldErrors).toEqual(fieldErrors);
-    expect(await read()).toEqual(before);
-  },
-);
+])("%s is refused with GitLab's message and changes nothing", async (_name, changes, fieldErrors) => {
+  const before = await read();
+  // A valid change alongside must not be saved either.
+  const f = await failure(change({ ...changes, signupEnabled: !before.signupEnabled }));
+  expect(f.code).toBe(status.INVALID_ARGUMENT);
+  expect(f.fieldErrors).toEqual(fieldErrors);
+  expect(await read()).toEqual(before);
+});
 
 test("each change is published with the whole snapshot", async () => {
   const marker = `${unique("host-")}.example`;
@@ -199,22 +197,39 @@ test("two replicas and two readers converge through the KV bucket", async () => 
     // A view opened now already holds the current snapshot.
     const start = await read();
     for (const view of views) expect(view.current()).toEqual(start);
-    await change({ deletionAdjournedPeriod: 12 });
-    const last = await secondClient.updateApplicationSettings(
-      settings.UpdateApplicationSettingsRequest.fromPartial({
-        actor: h.admin,
-        changes: { deletionAdjournedPeriod: 13 },
-      }),
+    // Updates through both replicas at once: every reader ends on the last committed snapshot.
+    const updateThrough = (c: Client, days: number) =>
+      c.updateApplicationSettings(
+        settings.UpdateApplicationSettingsRequest.fromPartial({
+          actor: h.admin,
+          changes: { deletionAdjournedPeriod: days },
+        }),
+      );
+    await Promise.all(
+      [20, 21, 22, 23, 24, 25].map((d, i) => updateThrough(i % 2 ? secondClient : client, d)),
     );
-    expect(last.version).toBe(start.version + 2);
+    const last = await read();
+    expect(last.version).toBe(start.version + 6);
     for (const view of views)
       await eventually(() => (view.current().version === last.version ? true : undefined), 5_000, "view");
     for (const view of views) expect(view.current()).toEqual(last);
-    // A replica that mirrors an older snapshot late does not take the bucket back.
-    await new ApplicationSettingsMirror(await openSettingsBucket(nc, bucket)).publish(start);
+
+    // A bucket holding another history (say, the database was restored) is put right by the
+    // next pass, though its version is higher.
     const kv = await openSettingsBucket(nc, bucket);
-    expect(settings.ApplicationSettings.decode((await kv.get("application"))!.value)).toEqual(last);
-    expect(views[0]!.current().deletionAdjournedPeriod).toBe(13);
+    await kv.put(
+      SETTINGS_KEY,
+      settings.ApplicationSettings.encode({
+        ...last,
+        version: last.version + 100,
+        signupEnabled: true,
+      }).finish(),
+    );
+    await eventually(() => (views[0]!.current().signupEnabled ? true : undefined), 5_000, "foreign snapshot");
+    await mirrorSettings(h.service.deps);
+    for (const view of views)
+      await eventually(() => (view.current().version === last.version ? true : undefined), 5_000, "repair");
+    for (const view of views) expect(view.current()).toEqual(last);
   } finally {
     await Promise.all(views.map((v) => v.stop()));
     await readerNc.drain();

@@ -3,6 +3,7 @@ import type { common, settings } from "@canopy/protos";
 import { validateSettingsChanges } from "../domain/application-settings";
 import { requireAdmin } from "../domain/policy";
 import type { Deps } from "../deps";
+import { mirrorSettings } from "./mirror-settings";
 import * as store from "../store/application-settings";
 
 const columnsOf = (c: settings.ApplicationSettingsChanges): store.SettingsColumns => ({
@@ -39,6 +40,7 @@ export async function updateApplicationSettings(
     return updated;
   });
   await deps.publishEvents();
-  await deps.settingsMirror.publish(snapshot);
+  // The change is committed whatever happens now; a failed mirror is repaired by the periodic pass.
+  await mirrorSettings(deps).catch((err) => deps.log.warn({ err }, "settings mirror failed"));
   return snapshot;
 }

@@ -1,7 +1,9 @@
 import type { Deps } from "../deps";
 import { currentSettings } from "../finders/application-settings";
 
-/** Copies the stored settings into the KV bucket unless it already holds them (start, and a periodic repair). */
-export async function mirrorSettings(deps: Deps): Promise<void> {
-  await deps.settingsMirror.publish(await currentSettings(deps));
-}
+/**
+ * Makes the KV bucket hold the stored settings: after each update, at start, and periodically
+ * (a write lost while NATS was away is repaired by the next pass).
+ */
+export const mirrorSettings = (deps: Deps): Promise<void> =>
+  deps.settingsMirror.sync(() => currentSettings(deps));

@@ -10,6 +10,7 @@ import { decodeSettings, DEFAULT_APPLICATION_SETTINGS, SETTINGS_KEY } from "./bu
  */
 export class ApplicationSettingsView {
   private latest: settings.ApplicationSettings = DEFAULT_APPLICATION_SETTINGS;
+  private revision = 0;
   private readonly done: Promise<void>;
 
   private constructor(
@@ -40,9 +41,10 @@ export class ApplicationSettingsView {
   }
 
   private take(entry: KvEntry) {
-    if (entry.operation !== "PUT" || !entry.value.length) return;
-    const snapshot = decodeSettings(entry.value);
-    // Deliveries from the watch and the initial read may interleave: never step back.
-    if (snapshot.version >= this.latest.version) this.latest = snapshot;
+    // The initial read and the watch may deliver the same entries in either order: the bucket's
+    // revision, not arrival, says which is newer.
+    if (entry.operation !== "PUT" || !entry.value.length || entry.revision <= this.revision) return;
+    this.revision = entry.revision;
+    this.latest = decodeSettings(entry.value);
   }
 }
