@@ -15,6 +15,9 @@ import {
   type Stack,
 } from "./support";
 
+// Each test creates users (argon2 hashing): on a loaded machine 5 s is too tight.
+jest.setTimeout(30_000);
+
 const PATH = "/api/v4/application/settings";
 const DEFAULTS = {
   allow_local_requests_from_web_hooks_and_services: false,
