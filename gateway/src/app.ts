@@ -9,6 +9,7 @@ import { authenticate } from "./middleware/authenticate";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
 import type { RouteDeps } from "./routes/context";
 import { applicationRoutes } from "./routes/applications";
+import { applicationSettingsRoutes } from "./routes/application-settings";
 import { discoveryRoutes } from "./routes/discovery";
 import { metaRoutes } from "./routes/meta";
 import { oauthRoutes } from "./routes/oauth";
@@ -51,6 +52,7 @@ export function createApp(deps: AppDeps): Koa {
   userRoutes(api, deps);
   tokenRoutes(api, deps);
   applicationRoutes(api, deps);
+  applicationSettingsRoutes(api, deps);
   metaRoutes(api);
 
   const provider = new Router();

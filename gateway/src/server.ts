@@ -11,7 +11,14 @@ import {
   startBroadcastConsumer,
   type Logger,
 } from "@canopy/kit";
-import { auth, AUTH_IDEMPOTENT_METHODS, oauth, type events } from "@canopy/protos";
+import {
+  auth,
+  AUTH_IDEMPOTENT_METHODS,
+  oauth,
+  settings,
+  SETTINGS_IDEMPOTENT_METHODS,
+  type events,
+} from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
@@ -44,6 +51,10 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     signer,
     tls,
   });
+  const settingsClient = createClient(settings.SettingsServiceService, {
+    address: config.CANOPY_AUTH_ADDRESS,
+    idempotent: SETTINGS_IDEMPOTENT_METHODS,
+  });
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
   const cache = new AuthenticationCache(
@@ -71,6 +82,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     cache,
     checks,
     oauth: oauthClient,
+    settings: settingsClient,
     redis,
     limits: rateLimits(redis, {
       keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
@@ -100,6 +112,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       await redis.quit();
       authClient.close();
       oauthClient.close();
+      settingsClient.close();
     },
   };
 }

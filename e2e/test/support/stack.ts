@@ -5,6 +5,7 @@ import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import { connect } from "nats";
 import { Client } from "pg";
 import { Captured, freePort, waitForStatus, type Exit } from "./process";
 
@@ -99,6 +100,8 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     NO_COLOR: "1",
     CANOPY_SKIP_BUILD: "1",
     CANOPY_DATABASE_URL: databaseUrl.toString(),
+    // NATS is shared by every stack on the machine: this one's settings snapshot has its own bucket.
+    CANOPY_SETTINGS_BUCKET: databaseName,
     CANOPY_PORT: String(port),
     CANOPY_EXTERNAL_URL: url,
     CANOPY_AUTH_GRPC_PORT: String(grpcPort),
@@ -184,6 +187,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
       } finally {
         await client.end();
       }
+      await dropSettingsBucket(databaseName).catch(() => undefined);
     },
   };
 
@@ -201,4 +205,14 @@ export async function startStack(options: { env?: Record<string, string> } = {})
 export function serviceLines(lines: string[], service: string): string[] {
   const prefix = new RegExp(`^\\[${service}\\]\\s+`);
   return lines.filter((l) => prefix.test(l)).map((l) => l.replace(prefix, ""));
+}
+
+/** Removes a stack's settings KV bucket (the stream KV_<bucket>). */
+async function dropSettingsBucket(bucket: string) {
+  const nc = await connect({ servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(",") });
+  try {
+    await (await nc.jetstreamManager()).streams.delete(`KV_${bucket}`);
+  } finally {
+    await nc.close();
+  }
 }

@@ -20,3 +20,6 @@ export * from "./events/nats";
 export * from "./events/outbox";
 export * from "./events/consumer";
 export * from "./paging";
+export * from "./settings/bucket";
+export * from "./settings/mirror";
+export * from "./settings/view";
