@@ -88,7 +88,7 @@ export function authorizeRoutes(router: Router, deps: WebDeps) {
       if (pre.errorRedirect) return redirectTo(ctx, pre.errorRedirect);
       return showError(ctx, user, pre.error);
     }
-    // Unreachable: without a user the service answers login_required; kept so no page renders anonymously.
+    // The service answers prompt=none without a user with an error; this guards the consent page all the same.
     if (!user) return showError(ctx, undefined, undefined);
     if (pre.skipConsent) return follow(ctx, user, await client.authorize({ ...request, approved: true }));
     const page = consentPage({

@@ -64,8 +64,8 @@ async function check(deps: Deps, req: oauth.AuthorizeRequest): Promise<Checked> 
     return back("unsupported_response_mode");
   const scopes = effectiveScopes(req.scope, app.scopes);
   if (!scopes || !grantableTo(scopes, Boolean(req.actor?.admin))) return back("invalid_scope");
-  const prompts = req.prompt.split(" ").filter(Boolean);
-  if (!prompts.every((p) => PROMPTS.includes(p)) || (prompts.includes("none") && prompts.length > 1))
+  const asked = req.prompt.split(" ").filter(Boolean);
+  if (!asked.every((p) => PROMPTS.includes(p)) || (asked.includes("none") && asked.length > 1))
     return back("invalid_request");
   if (!implicit) {
     const method = req.codeChallengeMethod;
@@ -85,14 +85,15 @@ async function check(deps: Deps, req: oauth.AuthorizeRequest): Promise<Checked> 
   return { app, scopes, implicit, back };
 }
 
-const promptsNone = (req: oauth.AuthorizeRequest) => req.prompt.split(" ").includes("none");
+/** Whether the OIDC `prompt` parameter (space-separated) holds this value. */
+const prompts = (req: oauth.AuthorizeRequest, value: string) => req.prompt.split(" ").includes(value);
 
 export async function preAuthorize(
   deps: Deps,
   req: oauth.AuthorizeRequest,
 ): Promise<oauth.PreAuthorizeResponse> {
   // prompt=none is answered without a user: login_required, sent back to the client (OIDC Core §3.1.2.6).
-  if (!promptsNone(req)) requireSignedIn(req.actor);
+  if (!prompts(req, "none")) requireSignedIn(req.actor);
   const checked = await check(deps, req);
   const refused = (r: Refused) => ({
     error: r.error,
@@ -107,10 +108,10 @@ export async function preAuthorize(
   const owner = app.owner_id ? await findUserById(deps.pool, app.owner_id) : undefined;
   // GitLab: trusted applications never ask; confidential ones not again for the same scopes.
   const skipConsent =
-    !req.prompt.split(" ").includes("consent") &&
+    !prompts(req, "consent") &&
     (app.trusted ||
       (app.confidential && (await hasMatchingToken(deps.pool, req.actor.userId, app.id, scopes))));
-  if (!skipConsent && promptsNone(req)) return refused(back("consent_required"));
+  if (!skipConsent && prompts(req, "none")) return refused(back("consent_required"));
   return {
     application: toApplication(app),
     ownerName: owner?.name ?? "",
