@@ -7,7 +7,8 @@ import { generateSync } from "otplib";
 import { createUser, PASSWORD, type ApiUser, type Stack } from "./support";
 import { Browser, csrfTokenOf, expectHtmlPage, startWebStack } from "./web-support";
 
-jest.setTimeout(30_000);
+// Each test verifies several argon2 hashes; with other suites running in parallel that adds up.
+jest.setTimeout(90_000);
 
 let stack: Stack;
 beforeAll(async () => {
