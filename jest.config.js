@@ -1,13 +1,25 @@
 // Unit and contract tests run from TypeScript sources (swc, no type-check: `npm run build` does
 // that); e2e tests drive the built stack. Both talk to real PostgreSQL, Redis and NATS.
-const transform = { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022" } }] };
+// otplib's crypto and base32 dependencies (@noble, @scure) ship only as ES modules: compiled too.
+const ESM_ONLY = "@noble|@scure";
+const transform = {
+  "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022" } }],
+  [`/node_modules/(${ESM_ONLY})/.+\\.js$`]: ["@swc/jest", { module: { type: "commonjs" } }],
+};
+const transformIgnorePatterns = [`/node_modules/(?!(${ESM_ONLY})/)`];
 const moduleNameMapper = {
   "^@canopy/protos$": "<rootDir>/protos/src",
   "^@canopy/kit$": "<rootDir>/services/kit/src",
   "^@canopy/auth$": "<rootDir>/services/auth/src",
   "^@canopy/gateway$": "<rootDir>/gateway/src",
 };
-const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironment: "node" };
+const common = {
+  rootDir: __dirname,
+  transform,
+  transformIgnorePatterns,
+  moduleNameMapper,
+  testEnvironment: "node",
+};
 
 module.exports = {
   projects: [

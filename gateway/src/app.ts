@@ -14,6 +14,7 @@ import { discoveryRoutes } from "./routes/discovery";
 import { metaRoutes } from "./routes/meta";
 import { oauthRoutes } from "./routes/oauth";
 import { tokenRoutes } from "./routes/tokens";
+import { twoFactorRoutes } from "./routes/two-factor";
 import { userRoutes } from "./routes/users";
 import { webRoutes } from "./web";
 
@@ -50,6 +51,7 @@ export function createApp(deps: AppDeps): Koa {
   const api = new Router({ prefix: "/api/v4" });
   api.use(authenticate(deps.cache, deps.limits, deps.auth));
   userRoutes(api, deps);
+  twoFactorRoutes(api, deps);
   tokenRoutes(api, deps);
   applicationRoutes(api, deps);
   applicationSettingsRoutes(api, deps);

@@ -25,6 +25,8 @@ export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps)
     const p = rawParams(ctx);
     const { client, refusal } = clientCredentials(ctx, p);
     await limits.oauth(ctx, client?.clientId);
+    // A password guess is a sign-in: it spends from the same per-IP budget as the sign-in page.
+    if (text(p.grant_type) === "password") await limits.signIn(ctx);
     if (refusal) return sendOAuthError(ctx, refusal);
     const reply = await oauth.token({
       grantType: text(p.grant_type),

@@ -62,6 +62,10 @@ const AUTH_REQUESTS: Requests<Omit<AuthClient, "close" | "raw">> = {
   listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
   getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
   revokePersonalAccessToken: auth.RevokePersonalAccessTokenRequest,
+  prepareTwoFactor: auth.PrepareTwoFactorRequest,
+  enableTwoFactor: auth.EnableTwoFactorRequest,
+  disableTwoFactor: auth.DisableTwoFactorRequest,
+  verifySignInCode: auth.VerifySignInCodeRequest,
 };
 
 function filled<R>(

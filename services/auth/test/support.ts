@@ -61,6 +61,10 @@ const REQUESTS: { [K in Method]: { fromPartial(object: DeepPartial<RequestOf<K>>
   listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
   getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
   revokePersonalAccessToken: auth.RevokePersonalAccessTokenRequest,
+  prepareTwoFactor: auth.PrepareTwoFactorRequest,
+  enableTwoFactor: auth.EnableTwoFactorRequest,
+  disableTwoFactor: auth.DisableTwoFactorRequest,
+  verifySignInCode: auth.VerifySignInCodeRequest,
 };
 
 function withDefaults(client: PromiseClient<Definition>): Rpc {
