@@ -40,6 +40,7 @@ async function portsFor(variable, value, count, freePort) {
  *   TCP proxy over the replicas' own ports, so users still reach one URL.
  */
 async function planStack({ services, env, replicas, freePort }) {
+  /** @type {Record<string, string>} */
   const shared = {};
   const proxies = [];
   const planned = [];
