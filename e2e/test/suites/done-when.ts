@@ -52,9 +52,9 @@ export function doneWhen(session: Session) {
       expect(readiness.json).toMatchObject({ status: "ok", failed: [] });
     });
 
-    it("answers readiness and metrics on both services' health ports", async () => {
+    it("answers readiness and metrics on every process's health port", async () => {
       const { healthPorts } = session.stack;
-      for (const port of [healthPorts.auth, healthPorts.gateway]) {
+      for (const port of Object.values(healthPorts).flat()) {
         const base = `http://127.0.0.1:${port}`;
         expect((await expectCall(base, "/-/readiness", 200)).json).toMatchObject({ status: "ok" });
         expect((await expectCall(base, "/metrics", 200)).text).toContain("process_resident_memory_bytes");
