@@ -1,5 +1,7 @@
 // services.json is the one list of processes; whatever cannot read it directly (npm workspaces,
-// tsconfig references, the Dockerfile, the Helm values) is checked against it here.
+// tsconfig references, the Dockerfile, the Helm values) is checked against it here. When one of
+// these fails after a manifest change, `npm run manifest:sync` rewrites the workspaces, the
+// references and the Helm values.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
@@ -80,6 +82,14 @@ describe("what builds and ships the services", () => {
     }
     // The build step reads the manifest instead of a hand-kept list of workspaces.
     expect(dockerfile).toMatch(/npx tsc -b \$\(node -p ".*require\('\.\/services\.json'\)/);
+  });
+});
+
+describe("the Tiltfile", () => {
+  it("takes its resources from services.json, naming none itself", () => {
+    const tiltfile = read("Tiltfile");
+    expect(tiltfile).toContain("read_json('services.json')");
+    for (const { name } of manifest.services) expect(tiltfile).not.toContain(`canopy-${name}`);
   });
 });
 
