@@ -31,7 +31,7 @@ const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 const editJson = (change) => (text) => {
   const data = JSON.parse(text);
-  const before = structuredClone(data);
+  const before = JSON.parse(text);
   change(data);
   if (same(before, data)) return undefined;
   // `{ "path": "gateway" }` on one line, as tsconfig.build.json is written by hand.
