@@ -54,6 +54,8 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
   const settingsClient = createClient(settings.SettingsServiceService, {
     address: config.CANOPY_AUTH_ADDRESS,
     idempotent: SETTINGS_IDEMPOTENT_METHODS,
+    signer,
+    tls,
   });
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");

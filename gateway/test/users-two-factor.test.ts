@@ -3,7 +3,7 @@
  * enrolment (GET /user is served from the authentication cache, which must not keep the old value).
  */
 import { generateSync } from "otplib";
-import { createClient, type PromiseClient } from "@canopy/kit";
+import { baseConfigSchema, createClient, loadCallSigner, loadConfig, type PromiseClient } from "@canopy/kit";
 import { auth } from "@canopy/protos";
 import {
   createAdmin,
@@ -23,7 +23,11 @@ let stack: Stack;
 let authClient: PromiseClient<typeof auth.AuthServiceService>;
 beforeAll(async () => {
   stack = await startStack();
-  authClient = createClient(auth.AuthServiceService, { address: stack.authAddress, idempotent: [] });
+  authClient = createClient(auth.AuthServiceService, {
+    address: stack.authAddress,
+    idempotent: [],
+    signer: loadCallSigner(loadConfig(baseConfigSchema)),
+  });
 }, 30_000);
 afterAll(async () => {
   authClient.close();

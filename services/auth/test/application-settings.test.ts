@@ -2,6 +2,7 @@ import {
   ApplicationSettingsView,
   connectNats,
   createClient,
+  loadCallSigner,
   createLogger,
   DEFAULT_APPLICATION_SETTINGS,
   EVENTS,
@@ -57,6 +58,7 @@ beforeAll(async () => {
   client = createClient(settings.SettingsServiceService, {
     address: `127.0.0.1:${h.service.grpc.port}`,
     idempotent: SETTINGS_IDEMPOTENT_METHODS,
+    signer: loadCallSigner(h.config),
   });
   nc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-test");
   subscription = await startBroadcastConsumer({
@@ -186,6 +188,7 @@ test("two replicas and two readers converge through the KV bucket", async () => 
   const secondClient: Client = createClient(settings.SettingsServiceService, {
     address: `127.0.0.1:${second.grpc.port}`,
     idempotent: SETTINGS_IDEMPOTENT_METHODS,
+    signer: loadCallSigner(h.config),
   });
   const readerNc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-reader");
   const bucket = h.config.CANOPY_SETTINGS_BUCKET;

@@ -94,6 +94,9 @@ function retryServiceConfig(
     return { service, method };
   });
   return JSON.stringify({
+    // An address may list several replicas (`ipv4:127.0.0.1:50051,127.0.0.1:50052`, or a DNS name
+    // with one record per pod): spread calls over all of them instead of pinning the first.
+    loadBalancingConfig: [{ round_robin: {} }],
     methodConfig: names.length
       ? [
           {
