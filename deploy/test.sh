@@ -5,7 +5,7 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "1/7 install"
+step "1/8 install"
 # npm writes node_modules/.package-lock.json on every install, so an older one means a stale install.
 if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   # `npm install`, not `npm ci`: with this platform's npm settings (omit-lockfile-registry-resolved)
@@ -27,10 +27,10 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
-step "2/7 infrastructure (PostgreSQL, Redis, NATS JetStream)"
+step "2/8 infrastructure (PostgreSQL, Redis, NATS JetStream)"
 node deploy/infra.mjs
 
-step "3/7 generated code is up to date"
+step "3/8 generated code is up to date"
 npm run gen
 # An assignment, so that a failing git stops the script instead of passing as "no changes".
 stale=$(git status --porcelain -- protos/src/gen)
@@ -41,14 +41,17 @@ if [ -n "$stale" ]; then
   exit 1
 fi
 
-step "4/7 build"
+step "4/8 build"
 npm run build
 
-step "5/7 lint"
+step "5/8 lint"
 npm run lint
 
-step "6/7 unit and contract tests"
+step "6/8 unit and contract tests"
 npx jest --selectProjects unit ${CI:+--ci}
 
-step "7/7 end-to-end tests"
-npx jest --selectProjects e2e --runInBand ${CI:+--ci}
+step "7/8 end-to-end tests, one process of each service"
+CANOPY_REPLICAS=1 npx jest --selectProjects e2e --runInBand ${CI:+--ci}
+
+step "8/8 end-to-end tests again, two replicas of every service (nothing may rely on being the only one)"
+CANOPY_REPLICAS=2 npx jest --selectProjects e2e --runInBand ${CI:+--ci}
