@@ -2,18 +2,17 @@ import Koa from "koa";
 import Router from "@koa/router";
 import { bodyParser } from "@koa/bodyparser";
 import { readiness, type Logger, type ReadinessCheck } from "@canopy/kit";
+import type { ApiState } from "./http/api-context";
 import { HttpError, routeNotFoundError } from "./http/errors";
 import { multipartFields } from "./http/multipart";
+import { mountEndpoints } from "./http/mount-endpoints";
 import { sendJson } from "./http/json";
 import { authenticate } from "./middleware/authenticate";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
+import { API_ENDPOINTS } from "./routes/api";
 import type { RouteDeps } from "./routes/context";
-import { applicationRoutes } from "./routes/applications";
 import { discoveryRoutes } from "./routes/discovery";
-import { metaRoutes } from "./routes/meta";
 import { oauthRoutes } from "./routes/oauth";
-import { tokenRoutes } from "./routes/tokens";
-import { userRoutes } from "./routes/users";
 import { webRoutes } from "./web";
 
 export interface AppDeps extends RouteDeps {
@@ -46,12 +45,9 @@ export function createApp(deps: AppDeps): Koa {
     sendJson(ctx, result.failed.length ? 503 : 200, result);
   });
 
-  const api = new Router({ prefix: "/api/v4" });
+  const api = new Router<ApiState>({ prefix: "/api/v4" });
   api.use(authenticate(deps.cache, deps.limits, deps.auth));
-  userRoutes(api, deps);
-  tokenRoutes(api, deps);
-  applicationRoutes(api, deps);
-  metaRoutes(api);
+  mountEndpoints(api, API_ENDPOINTS, deps);
 
   const provider = new Router();
   oauthRoutes(provider, deps);

@@ -1,5 +1,6 @@
 import { status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { errorDetailOf, fieldErrorsOf, isServiceError } from "@canopy/kit";
+import { dependencyOf } from "../grpc/dependency";
 
 /** An HTTP answer to give instead of the normal one; rendered by the error middleware. */
 export class HttpError extends Error {
@@ -61,6 +62,7 @@ export function httpErrorFromGrpc(err: ServiceError, dependency: string): HttpEr
 
 export function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
-  if (isServiceError(err)) return httpErrorFromGrpc(err, "auth service");
+  // Every gateway client tags its failures with its service (grpc/clients.ts).
+  if (isServiceError(err)) return httpErrorFromGrpc(err, `${dependencyOf(err) ?? "a"} service`);
   return undefined;
 }
