@@ -5,7 +5,7 @@ import type { GatewayConfig } from "../config";
 import { tagDependency } from "./dependency";
 
 /** One row per gRPC client of the gateway: adding a service is one more row here. */
-interface ClientSpec<S extends ServiceDefinition> {
+export interface ClientSpec<S extends ServiceDefinition> {
   /** The service's name as a failure names it: "503 ... - auth service is not answering". */
   service: string;
   /** The config key holding the service's host:port. */
@@ -37,7 +37,7 @@ type Specs = typeof CLIENTS;
 export type Clients = { [K in keyof Specs]: PromiseClient<Specs[K]["definition"]> };
 
 /** A client whose rejections carry the name of the service that failed. */
-function taggedClient<S extends ServiceDefinition>(spec: ClientSpec<S>, config: GatewayConfig) {
+export function connectClient<S extends ServiceDefinition>(spec: ClientSpec<S>, config: GatewayConfig) {
   const client = createClient(spec.definition, {
     address: String(config[spec.address]),
     idempotent: spec.idempotent,
@@ -58,7 +58,7 @@ export function createClients(config: GatewayConfig): Clients & { close(): void 
   const clients = Object.fromEntries(
     Object.entries(CLIENTS).map(([name, s]) => [
       name,
-      taggedClient(s as unknown as ClientSpec<ServiceDefinition>, config),
+      connectClient(s as unknown as ClientSpec<ServiceDefinition>, config),
     ]),
   ) as unknown as Clients;
   return {
