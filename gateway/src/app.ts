@@ -3,10 +3,12 @@ import Router from "@koa/router";
 import { bodyParser } from "@koa/bodyparser";
 import { readiness, type Logger, type ReadinessCheck } from "@canopy/kit";
 import type { ApiState } from "./http/api-context";
+import { refuseEncodedBodies } from "./http/content-encoding";
 import { HttpError, routeNotFoundError } from "./http/errors";
 import { multipartFields } from "./http/multipart";
 import { mountEndpoints } from "./http/mount-endpoints";
 import { sendJson } from "./http/json";
+import { refuseNulBytes } from "./http/null-bytes";
 import { authenticate } from "./middleware/authenticate";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
 import { API_ENDPOINTS } from "./routes/api";
@@ -46,6 +48,7 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const api = new Router<ApiState>({ prefix: "/api/v4" });
+  api.use(refuseNulBytes);
   api.use(authenticate(deps.cache, deps.limits, deps.auth));
   mountEndpoints(api, API_ENDPOINTS, deps);
 
@@ -59,6 +62,7 @@ export function createApp(deps: AppDeps): Koa {
     .use(errorHandler(deps.log))
     .use(health.routes())
     .use(apiHeaders)
+    .use(refuseEncodedBodies)
     .use(
       bodyParser({
         enableTypes: ["json", "form"],

@@ -17,7 +17,8 @@ const noParams = {};
  * token that happens to share it would let one user read or revoke another's token.
  */
 function selfTokenId({ actor }: Call<typeof noParams>): number {
-  if (!actor.tokenId) throw unauthorizedError();
+  if (actor.tokenKind !== common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS || !actor.tokenId)
+    throw unauthorizedError();
   return actor.tokenId;
 }
 
