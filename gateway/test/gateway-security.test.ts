@@ -15,6 +15,9 @@ import {
   type Stack,
 } from "./support";
 
+// Each test creates users (argon2 hashing): on a shared, busy machine that takes seconds.
+jest.setTimeout(20_000);
+
 let stack: Stack;
 let admin: SignedIn;
 beforeAll(async () => {
