@@ -28,7 +28,7 @@ async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event)
 /** Starts the gateway's HTTP server and its connections; tests start it in-process the same way. */
 export async function startGateway(config: GatewayConfig, log: Logger) {
   const clients = createClients(config);
-  const { auth: authClient, oauth: oauthClient } = clients;
+  const { auth: authClient, oauth: oauthClient, settings: settingsClient } = clients;
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
   const cache = new AuthenticationCache(
@@ -56,6 +56,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     cache,
     checks,
     oauth: oauthClient,
+    settings: settingsClient,
     redis,
     limits: rateLimits(redis, {
       keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,

@@ -1,5 +1,5 @@
-import { createClient, type PromiseClient } from "@canopy/kit";
-import { auth, AUTH_IDEMPOTENT_METHODS, oauth } from "@canopy/protos";
+import { createClient, loadCallSigner, loadGrpcTls, type PromiseClient } from "@canopy/kit";
+import { auth, AUTH_IDEMPOTENT_METHODS, oauth, settings, SETTINGS_IDEMPOTENT_METHODS } from "@canopy/protos";
 import type { ServiceDefinition } from "@grpc/grpc-js";
 import type { GatewayConfig } from "../config";
 import { tagDependency } from "./dependency";
@@ -31,16 +31,27 @@ export const CLIENTS = {
     definition: oauth.OAuthServiceService,
     idempotent: ["listApplications", "preAuthorize", "tokenInfo", "introspect", "userInfo", "getJwks"],
   }),
+  settings: spec({
+    service: "auth",
+    address: "CANOPY_AUTH_ADDRESS",
+    definition: settings.SettingsServiceService,
+    idempotent: SETTINGS_IDEMPOTENT_METHODS,
+  }),
 };
 
 type Specs = typeof CLIENTS;
 export type Clients = { [K in keyof Specs]: PromiseClient<Specs[K]["definition"]> };
 
-/** A client whose rejections carry the name of the service that failed. */
+/**
+ * A client whose rejections carry the name of the service that failed. Every call is signed with
+ * the gateway's key (services refuse unsigned calls) and, when configured, goes over mutual TLS.
+ */
 export function connectClient<S extends ServiceDefinition>(spec: ClientSpec<S>, config: GatewayConfig) {
   const client = createClient(spec.definition, {
     address: String(config[spec.address]),
     idempotent: spec.idempotent,
+    signer: loadCallSigner(config),
+    tls: loadGrpcTls(config),
   });
   const tagged: Record<string, unknown> = { ...client };
   for (const method of Object.keys(spec.definition)) {

@@ -7,7 +7,8 @@ import type { ApiContext } from "./api-context";
  * One /api/v4 endpoint, declared once: method, literal path (grep for it), who may call it, the
  * token scopes that reach it, its parameters (http/params.ts) and a named handler. The mounting
  * code (http/mount-endpoints.ts) turns a declaration into the same checks every time, in this
- * order: signed in? scopes? parameters valid? cross-field rules? admin? then the handler.
+ * order: signed in? scopes? parameters valid? cross-field rules? admin? then the handler
+ * (`adminBeforeParams` moves the admin check before the parameters).
  */
 export type Access =
   /** Anyone, including callers without a token (a bad token is still refused). */
@@ -17,7 +18,7 @@ export type Access =
   /** An administrator (under Sudo, the impersonated user must be one): 401, then 403. */
   | "admin";
 
-export type Method = "GET" | "POST" | "PUT" | "DELETE";
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** What a handler receives: parsed parameters, the caller, and the dependencies it may use. */
 export interface Call<S extends z.ZodRawShape> {
@@ -34,6 +35,11 @@ export interface Endpoint<S extends z.ZodRawShape = z.ZodRawShape> {
   /** Koa-router path under /api/v4, written out in full. */
   path: `/${string}`;
   access: Access;
+  /**
+   * For `admin` endpoints whose Grape namespace runs `authenticated_as_admin!` in a `before` block:
+   * other users get 403 before their parameters are looked at (so a 400 tells them nothing).
+   */
+  adminBeforeParams?: true;
   /** Scopes that reach the endpoint besides `api` (and `read_api` for GET). */
   scopes?: readonly string[];
   params: S;

@@ -7,14 +7,21 @@ import type { Endpoint } from "./endpoint";
 import { forbiddenError, paramError } from "./errors";
 import { parseParams } from "./params";
 
-/** Runs a declared endpoint: parameters, cross-field rules, the admin check, then its handler. */
+/**
+ * Runs a declared endpoint: parameters, cross-field rules, the admin check (before the parameters
+ * when declared so), then its handler.
+ */
 function runEndpoint(e: Endpoint, deps: RouteDeps) {
   const run = async (ctx: ApiContext) => {
+    const { actor, user } = ctx.state;
+    const refuseNonAdmins = () => {
+      if (e.access === "admin" && !actor.admin) throw forbiddenError();
+    };
+    if (e.adminBeforeParams) refuseNonAdmins();
     const params = parseParams(e.params, rawParams(ctx));
     const problems = (e.validate?.(params) ?? []).filter((p): p is string => typeof p === "string");
     if (problems.length) throw paramError(problems.join(", "));
-    const { actor, user } = ctx.state;
-    if (e.access === "admin" && !actor.admin) throw forbiddenError();
+    refuseNonAdmins();
     await e.handler({ params, actor, user, ctx, deps });
   };
   // Stack traces and profiles then name the endpoint's handler, not an anonymous closure.

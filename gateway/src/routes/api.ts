@@ -1,4 +1,5 @@
 import type { Endpoint } from "../http/endpoint";
+import { applicationSettingsEndpoints } from "./application-settings";
 import { applicationEndpoints } from "./applications";
 import { personalAccessTokenEndpoints } from "./personal-access-tokens";
 import { userEndpoints } from "./users";
@@ -13,5 +14,6 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...userEndpoints,
   ...personalAccessTokenEndpoints,
   ...applicationEndpoints,
+  ...applicationSettingsEndpoints,
   ...versionEndpoints,
 ];

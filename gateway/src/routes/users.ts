@@ -139,6 +139,17 @@ async function setUserState({ params, actor, ctx, deps }: Call<typeof userIdPara
   sendJson(ctx, 201, true);
 }
 
+/**
+ * An administrator turns off another user's two-factor authentication (GitLab: 204; 400 when it is
+ * not on; 403 for administrators' accounts, which the auth service refuses).
+ */
+async function disableTwoFactor({ params, actor, ctx, deps }: Call<typeof userIdParams>) {
+  await deps.auth.disableTwoFactor({ actor, userId: params.id, password: "" });
+  // The cached user behind GET /user shows two_factor_enabled: drop it now, not when the event lands.
+  await deps.cache.dropUser(params.id);
+  ctx.status = 204;
+}
+
 const blockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_BLOCKED);
 const unblockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_ACTIVE);
 
@@ -202,5 +213,12 @@ export const userEndpoints = [
     access: "admin",
     params: userIdParams,
     handler: unblockUser,
+  }),
+  endpoint({
+    method: "PATCH",
+    path: "/users/:id/disable_two_factor",
+    access: "admin",
+    params: userIdParams,
+    handler: disableTwoFactor,
   }),
 ];

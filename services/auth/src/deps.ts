@@ -1,4 +1,4 @@
-import type { Logger, Pool } from "@canopy/kit";
+import type { ApplicationSettingsMirror, Logger, Pool } from "@canopy/kit";
 import type { AuthConfig } from "./config";
 
 /** What commands and finders need; built once in main.ts. */
@@ -10,4 +10,6 @@ export interface Deps {
   /** Publishes recorded events now and resolves when they are on the stream. */
   publishEvents: () => Promise<void>;
   config: AuthConfig;
+  /** Writes each new settings snapshot to the KV bucket other services read. */
+  settingsMirror: ApplicationSettingsMirror;
 }

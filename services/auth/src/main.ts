@@ -11,6 +11,7 @@ async function main() {
   const service = await startAuthService(config, log);
   const health = await startHealthServer({
     port: config.CANOPY_HEALTH_PORT,
+    host: config.CANOPY_HEALTH_HOST,
     checks: [
       { name: "postgres", check: () => service.pool.query("SELECT 1") },
       { name: "nats", check: () => service.nc.flush() },

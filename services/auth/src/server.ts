@@ -1,7 +1,11 @@
 import path from "node:path";
 import {
+  ApplicationSettingsMirror,
   connectNats,
+  openSettingsBucket,
   createPool,
+  loadCallVerifier,
+  loadGrpcTls,
   migrate,
   OutboxRelay,
   readMigrations,
@@ -9,13 +13,15 @@ import {
   startGrpcServer,
   type Logger,
 } from "@canopy/kit";
-import { auth, oauth } from "@canopy/protos";
+import { auth, oauth, settings } from "@canopy/protos";
 import { bootstrap } from "./bootstrap";
 import type { AuthConfig } from "./config";
 import type { Deps } from "./deps";
 import { rotateSigningKeys } from "./commands/oauth/keys";
+import { mirrorSettings } from "./commands/mirror-settings";
 import { authService } from "./rpc/auth-service";
 import { oauthService } from "./rpc/oauth-service";
+import { settingsService } from "./rpc/settings-service";
 import { tokenHashKey } from "./secrets";
 
 export const SCHEMA = "auth";
@@ -38,9 +44,17 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
     tokenKey: await tokenHashKey(pool, config.CANOPY_SECRET_KEY),
     publishEvents: () => relay.kick(),
     config,
+    settingsMirror: new ApplicationSettingsMirror(
+      await openSettingsBucket(nc, config.CANOPY_SETTINGS_BUCKET),
+    ),
   };
   await bootstrap(deps, { rootPassword: config.CANOPY_ROOT_PASSWORD, rootToken: config.CANOPY_ROOT_TOKEN });
   await rotateSigningKeys(deps);
+  await mirrorSettings(deps);
+  const remirror = setInterval(
+    () => mirrorSettings(deps).catch((err) => log.warn({ err }, "settings mirror failed")),
+    60_000,
+  ).unref();
   // Checked often, acted on when the current key has reached its rotation age.
   const rotation = setInterval(
     () => rotateSigningKeys(deps).catch((err) => log.warn({ err }, "signing key rotation failed")),
@@ -50,8 +64,12 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
     services: [
       serve(auth.AuthServiceService, authService(deps)),
       serve(oauth.OAuthServiceService, oauthService(deps)),
+      serve(settings.SettingsServiceService, settingsService(deps)),
     ],
     port: config.CANOPY_AUTH_GRPC_PORT,
+    host: config.CANOPY_GRPC_HOST,
+    verifier: loadCallVerifier(config),
+    tls: loadGrpcTls(config),
     log,
   });
   log.info({ port: grpc.port }, "auth gRPC listening");
@@ -63,6 +81,7 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
     /** Stop accepting, finish in-flight calls, publish what is left, close connections. */
     stop: async () => {
       clearInterval(rotation);
+      clearInterval(remirror);
       await grpc.shutdown();
       await relay.stop();
       await nc.drain();

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { createClient, createPool, type Pool } from "@canopy/kit";
+import { createClient, createPool, loadCallSigner, type Pool } from "@canopy/kit";
 import { AUTH_IDEMPOTENT_METHODS, auth } from "@canopy/protos";
 import { ROOT_TOKEN_NAME } from "../src/bootstrap";
 import { tokenDigest } from "../src/domain/tokens";
@@ -66,6 +66,7 @@ describe("bootstrap against the shared database", () => {
         const client = createClient(auth.AuthServiceService, {
           address: `127.0.0.1:${s.grpc.port}`,
           idempotent: AUTH_IDEMPOTENT_METHODS,
+          signer: loadCallSigner(s.deps.config),
         });
         try {
           const answer = await client.authenticate({ token: rootToken });

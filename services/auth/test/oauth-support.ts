@@ -5,7 +5,7 @@
  * so a file can run a second instance in the same database with GitLab's behaviour.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createClient, createPool, type Pool, type PromiseClient } from "@canopy/kit";
+import { createClient, createPool, loadCallSigner, type Pool, type PromiseClient } from "@canopy/kit";
 import { AUTH_IDEMPOTENT_METHODS, auth, common, oauth } from "@canopy/protos";
 import type { AuthConfig } from "../src/config";
 import { tokenDigest } from "../src/domain/tokens";
@@ -62,6 +62,10 @@ const AUTH_REQUESTS: Requests<Omit<AuthClient, "close" | "raw">> = {
   listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
   getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
   revokePersonalAccessToken: auth.RevokePersonalAccessTokenRequest,
+  prepareTwoFactor: auth.PrepareTwoFactorRequest,
+  enableTwoFactor: auth.EnableTwoFactorRequest,
+  disableTwoFactor: auth.DisableTwoFactorRequest,
+  verifySignInCode: auth.VerifySignInCodeRequest,
 };
 
 function filled<R>(
@@ -100,6 +104,9 @@ export const INVALID_CLIENT = err("invalid_client", E.invalidClient);
 export const INVALID_GRANT = err("invalid_grant", E.invalidGrant);
 export const INVALID_SCOPE = err("invalid_scope", E.invalidScope);
 
+/** What a reply to a request that proved its client with the secret carries (the gateway's rate-limit cue). */
+export const PROVED = { clientAuthenticated: true } as const;
+
 export const EXTERNAL_URL = "https://canopy.test";
 
 export interface OAuthHarness {
@@ -118,8 +125,13 @@ export async function startOAuthHarness(env: Record<string, string> = {}): Promi
   const config = testConfig(newRootToken(), { CANOPY_EXTERNAL_URL: EXTERNAL_URL, ...env });
   const service = await startService(config);
   const address = `127.0.0.1:${service.grpc.port}`;
-  const oauthClient = createClient(oauth.OAuthServiceService, { address, idempotent: [] });
-  const authClient = createClient(auth.AuthServiceService, { address, idempotent: AUTH_IDEMPOTENT_METHODS });
+  const signer = loadCallSigner(config);
+  const oauthClient = createClient(oauth.OAuthServiceService, { address, idempotent: [], signer });
+  const authClient = createClient(auth.AuthServiceService, {
+    address,
+    idempotent: AUTH_IDEMPOTENT_METHODS,
+    signer,
+  });
   const authRpc = filled<AuthRpc>(authClient, AUTH_REQUESTS);
   const db = createPool({ url: config.CANOPY_DATABASE_URL, schema: "auth" });
   const { actor } = await authRpc.authenticate({ token: config.CANOPY_ROOT_TOKEN });

@@ -11,6 +11,7 @@ import { randomBytes } from "node:crypto";
 import { status } from "@grpc/grpc-js";
 import {
   createClient,
+  loadCallSigner,
   createLogger,
   createPool,
   errorDetailOf,
@@ -60,6 +61,10 @@ const REQUESTS: { [K in Method]: { fromPartial(object: DeepPartial<RequestOf<K>>
   listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
   getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
   revokePersonalAccessToken: auth.RevokePersonalAccessTokenRequest,
+  prepareTwoFactor: auth.PrepareTwoFactorRequest,
+  enableTwoFactor: auth.EnableTwoFactorRequest,
+  disableTwoFactor: auth.DisableTwoFactorRequest,
+  verifySignInCode: auth.VerifySignInCodeRequest,
 };
 
 function withDefaults(client: PromiseClient<Definition>): Rpc {
@@ -111,6 +116,7 @@ export async function startHarness(): Promise<Harness> {
   const client = createClient(auth.AuthServiceService, {
     address: `127.0.0.1:${service.grpc.port}`,
     idempotent: AUTH_IDEMPOTENT_METHODS,
+    signer: loadCallSigner(config),
   });
   const rpc = withDefaults(client);
   const db = createPool({ url: config.CANOPY_DATABASE_URL, schema: "auth" });

@@ -6,6 +6,8 @@ import { requireAdmin } from "../domain/policy";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
 import * as users from "../store/users";
+import { revokeTokensOfUser } from "../store/oauth-tokens";
+import { announceRevoked } from "./oauth/revoke-tokens";
 
 /** Maps attributes to columns, hashing the password. */
 async function columnsOf(a: auth.UserAttributes): Promise<users.UserColumns> {
@@ -100,6 +102,8 @@ export async function updateUser(
 export async function deleteUser(deps: Deps, actor: common.Actor | undefined, id: number) {
   requireAdmin(actor);
   await withTransaction(deps.pool, async (tx) => {
+    // Its OAuth tokens (and its applications') leave with it: every gateway must drop them now.
+    await announceRevoked(tx, await revokeTokensOfUser(tx, id));
     if (!(await users.deleteUser(tx, id))) throw notFound("User");
     await recordEvent(tx, EVENTS.userDeleted, { userId: id }, actor);
   });

@@ -27,6 +27,11 @@ export const EVENTS = {
   userUnblocked: kind("canopy.auth.user.unblocked", "UserUnblocked", events.UserUnblocked),
   userDeleted: kind("canopy.auth.user.deleted", "UserDeleted", events.UserDeleted),
   tokenRevoked: kind("canopy.auth.token.revoked", "TokenRevoked", events.TokenRevoked),
+  applicationSettingsUpdated: kind(
+    "canopy.auth.settings.updated",
+    "ApplicationSettingsUpdated",
+    events.ApplicationSettingsUpdated,
+  ),
 } as const;
 
 export const STREAM = "CANOPY";
