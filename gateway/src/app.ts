@@ -48,7 +48,6 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const api = new Router<ApiState>({ prefix: "/api/v4" });
-  api.use(refuseNulBytes);
   api.use(authenticate(deps.cache, deps.limits, deps.auth));
   mountEndpoints(api, API_ENDPOINTS, deps);
 
@@ -74,6 +73,7 @@ export function createApp(deps: AppDeps): Koa {
       }),
     )
     .use(multipartFields(limit))
+    .use(refuseNulBytes)
     // Each router sees only its own paths: the API, the busiest, is not matched against the others.
     .use(only((path) => path.startsWith("/api/v4/"), api.routes() as Koa.Middleware))
     .use(only((path) => !path.startsWith("/api/"), provider.routes() as Koa.Middleware))
