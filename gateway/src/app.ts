@@ -2,20 +2,19 @@ import Koa from "koa";
 import Router from "@koa/router";
 import { bodyParser } from "@koa/bodyparser";
 import { readiness, type Logger, type ReadinessCheck } from "@canopy/kit";
+import type { ApiState } from "./http/api-context";
+import { refuseEncodedBodies } from "./http/content-encoding";
 import { HttpError, routeNotFoundError } from "./http/errors";
 import { multipartFields } from "./http/multipart";
+import { mountEndpoints } from "./http/mount-endpoints";
 import { sendJson } from "./http/json";
+import { refuseNulBytes } from "./http/null-bytes";
 import { authenticate } from "./middleware/authenticate";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
+import { API_ENDPOINTS } from "./routes/api";
 import type { RouteDeps } from "./routes/context";
-import { applicationRoutes } from "./routes/applications";
-import { applicationSettingsRoutes } from "./routes/application-settings";
 import { discoveryRoutes } from "./routes/discovery";
-import { metaRoutes } from "./routes/meta";
 import { oauthRoutes } from "./routes/oauth";
-import { tokenRoutes } from "./routes/tokens";
-import { twoFactorRoutes } from "./routes/two-factor";
-import { userRoutes } from "./routes/users";
 import { webRoutes } from "./web";
 
 export interface AppDeps extends RouteDeps {
@@ -48,14 +47,9 @@ export function createApp(deps: AppDeps): Koa {
     sendJson(ctx, result.failed.length ? 503 : 200, result);
   });
 
-  const api = new Router({ prefix: "/api/v4" });
+  const api = new Router<ApiState>({ prefix: "/api/v4" });
   api.use(authenticate(deps.cache, deps.limits, deps.auth));
-  userRoutes(api, deps);
-  twoFactorRoutes(api, deps);
-  tokenRoutes(api, deps);
-  applicationRoutes(api, deps);
-  applicationSettingsRoutes(api, deps);
-  metaRoutes(api);
+  mountEndpoints(api, API_ENDPOINTS, deps);
 
   const provider = new Router();
   oauthRoutes(provider, deps);
@@ -67,6 +61,7 @@ export function createApp(deps: AppDeps): Koa {
     .use(errorHandler(deps.log))
     .use(health.routes())
     .use(apiHeaders)
+    .use(refuseEncodedBodies)
     .use(
       bodyParser({
         enableTypes: ["json", "form"],
@@ -78,6 +73,7 @@ export function createApp(deps: AppDeps): Koa {
       }),
     )
     .use(multipartFields(limit))
+    .use(refuseNulBytes)
     // Each router sees only its own paths: the API, the busiest, is not matched against the others.
     .use(only((path) => path.startsWith("/api/v4/"), api.routes() as Koa.Middleware))
     .use(only((path) => !path.startsWith("/api/"), provider.routes() as Koa.Middleware))

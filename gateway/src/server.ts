@@ -3,25 +3,16 @@ import type { AddressInfo } from "node:net";
 import {
   connectNats,
   connectRedis,
-  createClient,
   EVENTS,
-  loadCallSigner,
-  loadGrpcTls,
   payloadOf,
   startBroadcastConsumer,
   type Logger,
 } from "@canopy/kit";
-import {
-  auth,
-  AUTH_IDEMPOTENT_METHODS,
-  oauth,
-  settings,
-  SETTINGS_IDEMPOTENT_METHODS,
-  type events,
-} from "@canopy/protos";
+import type { events } from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
+import { createClients } from "./grpc/clients";
 import { rateLimits } from "./middleware/rate-limit";
 
 /** Drops cached authentications when the auth service says a token or user changed. */
@@ -36,27 +27,8 @@ async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event)
 
 /** Starts the gateway's HTTP server and its connections; tests start it in-process the same way. */
 export async function startGateway(config: GatewayConfig, log: Logger) {
-  const signer = loadCallSigner(config);
-  const tls = loadGrpcTls(config);
-  const authClient = createClient(auth.AuthServiceService, {
-    address: config.CANOPY_AUTH_ADDRESS,
-    idempotent: AUTH_IDEMPOTENT_METHODS,
-    signer,
-    tls,
-  });
-  // Token, revoke and sign-in are not idempotent; only lookups are retried.
-  const oauthClient = createClient(oauth.OAuthServiceService, {
-    address: config.CANOPY_AUTH_ADDRESS,
-    idempotent: ["listApplications", "preAuthorize", "tokenInfo", "introspect", "userInfo", "getJwks"],
-    signer,
-    tls,
-  });
-  const settingsClient = createClient(settings.SettingsServiceService, {
-    address: config.CANOPY_AUTH_ADDRESS,
-    idempotent: SETTINGS_IDEMPOTENT_METHODS,
-    signer,
-    tls,
-  });
+  const clients = createClients(config);
+  const { auth: authClient, oauth: oauthClient, settings: settingsClient } = clients;
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
   const cache = new AuthenticationCache(
@@ -112,9 +84,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       await invalidations.stop();
       await nc.drain();
       await redis.quit();
-      authClient.close();
-      oauthClient.close();
-      settingsClient.close();
+      clients.close();
     },
   };
 }

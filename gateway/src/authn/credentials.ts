@@ -22,15 +22,25 @@ export function extractToken(ctx: Context, body: Record<string, unknown>): strin
   return privateToken ?? bearer ?? fromParam;
 }
 
-/** The Sudo header or `sudo` parameter: a user id or username to act as. */
+const invalidSudo = () => new HttpError(400, { error: "sudo is invalid" });
+
+/**
+ * The Sudo header or `sudo` parameter: a user id or username to act as. Given more than once
+ * (`?sudo=a&sudo=b`, query and body, header and parameter) it is refused rather than resolved:
+ * two readers of one request must never disagree about whom it acts as.
+ */
 export function extractSudo(ctx: Context, body: Record<string, unknown>): string | undefined {
-  const value = ctx.get("Sudo") || ctx.query.sudo || body.sudo;
-  // No user has a NUL byte in their name, and PostgreSQL cannot even compare one.
-  if (typeof value === "string" && value.includes("\u0000"))
-    throw new HttpError(400, { error: "sudo is invalid" });
-  return typeof value === "string" && value !== ""
-    ? value
-    : typeof value === "number"
-      ? String(value)
-      : undefined;
+  // A repeated query parameter arrives as an array; a body's array or object is no user at all.
+  const given = [ctx.get("Sudo") || undefined, ...[ctx.query.sudo].flat(), body.sudo].filter(
+    (v) => v !== undefined && v !== null && v !== "",
+  );
+  if (given.length === 0) return undefined;
+  const value = given[0];
+  if (given.length > 1 || (typeof value !== "string" && typeof value !== "number")) throw invalidSudo();
+  const who = String(value);
+  // No user has a NUL byte in their name (PostgreSQL cannot even compare one), and no user id is
+  // beyond what a bigint and a JavaScript number both hold.
+  if (who.includes("\u0000")) throw invalidSudo();
+  if (/^\d+$/.test(who) && !Number.isSafeInteger(Number(who))) throw invalidSudo();
+  return who;
 }

@@ -1,5 +1,6 @@
 import { status as grpcStatus, type ServiceError } from "@grpc/grpc-js";
 import { errorDetailOf, fieldErrorsOf, isServiceError } from "@canopy/kit";
+import { dependencyOf } from "../grpc/dependency";
 
 /** An HTTP answer to give instead of the normal one; rendered by the error middleware. */
 export class HttpError extends Error {
@@ -26,6 +27,13 @@ export const paramError = (message: string) => new HttpError(400, { error: messa
 export const routeNotFoundError = () => new HttpError(404, { error: "404 Not Found" });
 
 /**
+ * The status detail a service answers (UNAUTHENTICATED) to a call whose gateway signature it cannot
+ * verify (services/kit/src/grpc/server.ts). That is the gateway's and the service's keys disagreeing,
+ * a deployment fault: the user did nothing wrong, so it must not read as their 401.
+ */
+const CALL_NOT_SIGNED = "call not signed by the gateway";
+
+/**
  * The one place where a gRPC status and its ErrorDetail become GitLab's HTTP status and body.
  * A dependency that is down or slow is a 503 with a clear message, never a 500 or a hang.
  */
@@ -38,7 +46,11 @@ export function httpErrorFromGrpc(err: ServiceError, dependency: string): HttpEr
     case grpcStatus.PERMISSION_DENIED:
       return forbiddenError(message);
     case grpcStatus.UNAUTHENTICATED:
-      return unauthorizedError();
+      return err.details === CALL_NOT_SIGNED
+        ? new HttpError(503, {
+            message: `503 Service Unavailable - ${dependency} does not accept the gateway's signature`,
+          })
+        : unauthorizedError();
     case grpcStatus.INVALID_ARGUMENT: {
       const fields = fieldErrorsOf(detail);
       return Object.keys(fields).length
@@ -61,6 +73,7 @@ export function httpErrorFromGrpc(err: ServiceError, dependency: string): HttpEr
 
 export function toHttpError(err: unknown): HttpError | undefined {
   if (err instanceof HttpError) return err;
-  if (isServiceError(err)) return httpErrorFromGrpc(err, "auth service");
+  // Every gateway client tags its failures with its service (grpc/clients.ts).
+  if (isServiceError(err)) return httpErrorFromGrpc(err, `${dependencyOf(err) ?? "a"} service`);
   return undefined;
 }

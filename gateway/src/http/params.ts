@@ -17,6 +17,29 @@ const integer = z.preprocess(
   z.number().int().refine(Number.isSafeInteger),
 );
 
+/** gRPC int32 fields (page, per_page, projects_limit) cannot carry more: refuse, do not overflow. */
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
+/** GitLab's `:id` of a group or project: its number, or its full path (`a%2Fb` in the URL). */
+export type IdOrPath = { id: number; path?: undefined } | { path: string; id?: undefined };
+
+const idOrPath = z.unknown().transform((v, ctx): IdOrPath => {
+  const text = typeof v === "number" ? String(v) : v;
+  const invalid = () => {
+    ctx.addIssue({ code: "custom", message: "invalid" });
+    return z.NEVER;
+  };
+  if (typeof text !== "string" || text === "" || text.length > 4096 || text.includes("\u0000"))
+    return invalid();
+  if (INTEGER.test(text)) {
+    const id = Number(text);
+    return Number.isSafeInteger(id) && id > 0 ? { id } : invalid();
+  }
+  // A full path is segments joined by "/": no empty segment, so "a//b" and "/a" are not paths.
+  return text.split("/").includes("") ? invalid() : { path: text };
+});
+
 export const param = {
   /**
    * Text; numbers given in JSON are taken as their text, as Grape does. A NUL byte is refused here
@@ -31,8 +54,12 @@ export const param = {
         .refine((s) => !s.includes("\u0000")),
     ),
   integer: () => integer,
+  /** An integer that fits a gRPC int32 field. */
+  int32: () => integer.refine((n) => n >= INT32_MIN && n <= INT32_MAX),
   /** An integer id: positive, within PostgreSQL's bigint and JavaScript's safe range. */
   id: () => integer.refine((n) => n > 0),
+  /** A number or a URL-encoded full path (`42`, `a%2Fb`), as GitLab's `:id` of groups and projects. */
+  idOrPath: () => idOrPath,
   boolean: () =>
     z.preprocess((v) => {
       if (typeof v !== "string") return v;

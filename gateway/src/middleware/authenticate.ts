@@ -1,4 +1,4 @@
-import type { Context, Next } from "koa";
+import type { Next } from "koa";
 import { status } from "@grpc/grpc-js";
 import { isServiceError, type PromiseClient } from "@canopy/kit";
 import { auth, type common } from "@canopy/protos";
@@ -6,6 +6,7 @@ import { ANONYMOUS } from "../authn/actor";
 import type { AuthenticationCache } from "../authn/cache";
 import { extractSudo, extractToken } from "../authn/credentials";
 import { insufficientScopeError, refusalError } from "../authn/refusals";
+import type { ApiContext } from "../http/api-context";
 import { forbiddenError, HttpError, unauthorizedError } from "../http/errors";
 import type { RateLimits } from "./rate-limit";
 
@@ -19,7 +20,7 @@ export function authenticate(
   limits: RateLimits,
   client: PromiseClient<typeof auth.AuthServiceService>,
 ) {
-  return async function authenticateRequest(ctx: Context, next: Next) {
+  return async function authenticateRequest(ctx: ApiContext, next: Next) {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
     const token = extractToken(ctx, body);
     if (!token) {
@@ -75,8 +76,8 @@ async function sudoTarget(
 }
 
 /** Routes that need a signed-in user answer 401 to anonymous callers. */
-export async function requireUser(ctx: Context, next: Next) {
-  if (!(ctx.state.actor as common.Actor).userId) throw unauthorizedError();
+export async function requireUser(ctx: ApiContext, next: Next) {
+  if (!ctx.state.actor.userId) throw unauthorizedError();
   return next();
 }
 
@@ -85,8 +86,8 @@ export async function requireUser(ctx: Context, next: Next) {
  * only for GET and HEAD. Anonymous callers have no token and pass (the route decides).
  */
 export function requireScopes(...scopes: string[]) {
-  return async function checkScopes(ctx: Context, next: Next) {
-    const actor = ctx.state.actor as common.Actor;
+  return async function checkScopes(ctx: ApiContext, next: Next) {
+    const { actor } = ctx.state;
     if (!actor.userId) return next();
     const readOnly = ctx.method === "GET" || ctx.method === "HEAD";
     const accepted = ["api", ...(readOnly ? ["read_api"] : []), ...scopes];

@@ -1,17 +1,15 @@
-import type Router from "@koa/router";
 import { z } from "zod";
 import type { settings } from "@canopy/protos";
 import { applicationSettingsEntity } from "../entities/application-settings";
-import { forbiddenError, HttpError, paramError } from "../http/errors";
+import { endpoint, type Call } from "../http/endpoint";
+import { HttpError } from "../http/errors";
 import { sendJson } from "../http/json";
-import { param, parseParams } from "../http/params";
-import { requireScopes, requireUser } from "../middleware/authenticate";
-import { actorOf, rawParams, type RouteDeps } from "./context";
+import { param } from "../http/params";
 
 /**
- * GET/PUT /application/settings (GitLab's lib/api/settings.rb), for the settings Canopy keeps.
- * Administrators only: the auth service decides, so others get its 403. Unknown parameters are
- * ignored, as Grape ignores undeclared ones.
+ * The Application settings API (GitLab's lib/api/settings.rb), for the settings Canopy keeps.
+ * Administrators only, checked before the parameters as Grape's `before { authenticated_as_admin! }`
+ * does (the auth service checks again). Unknown parameters are ignored, as Grape ignores them.
  */
 
 const VISIBILITY = param.oneOf(["private", "internal", "public"]);
@@ -71,55 +69,74 @@ function adjournedPeriod(value: unknown): number | undefined {
   return Math.max(-Number.MAX_SAFE_INTEGER, Math.min(Number(text), Number.MAX_SAFE_INTEGER));
 }
 
-/** The change a PUT asks for, with Grape's 400s for what its declaration refuses. */
-function changesOf(raw: Record<string, unknown>): settings.ApplicationSettingsChanges {
-  const p = parseParams(PARAMS, raw);
-  const given = NAMES.filter((n) => raw[n] !== undefined);
-  if (!given.length)
-    throw paramError(`${NAMES.join(", ")} are missing, at least one parameter must be provided`);
-  const passwordNames = PASSWORD_NAMES.filter((n) => raw[n] !== undefined);
-  if (passwordNames.length > 1) throw paramError(`${passwordNames.join(", ")} are mutually exclusive`);
-  if (p.require_two_factor_authentication && p.two_factor_grace_period === undefined)
-    throw paramError("two_factor_grace_period is missing");
-  return {
-    // GitLab: a legacy name, when given, wins over the current one.
-    allowLocalRequestsFromWebHooksAndServices:
-      p.allow_local_requests_from_hooks_and_services ?? p.allow_local_requests_from_web_hooks_and_services,
-    outboundLocalRequestsWhitelist: p.outbound_local_requests_whitelist
-      ? { values: p.outbound_local_requests_whitelist }
-      : undefined,
-    dnsRebindingProtectionEnabled: p.dns_rebinding_protection_enabled,
-    denyAllRequestsExceptAllowed: p.deny_all_requests_except_allowed,
-    deletionAdjournedPeriod: adjournedPeriod(p.deletion_adjourned_period),
-    defaultGroupVisibility: p.default_group_visibility,
-    defaultProjectVisibility: p.default_project_visibility,
-    allowGroupOwnersToManageLdap: p.allow_group_owners_to_manage_ldap,
-    passwordAuthenticationEnabledForWeb:
-      p.password_authentication_enabled_for_web ?? p.password_authentication_enabled ?? p.signin_enabled,
-    requireTwoFactorAuthentication: p.require_two_factor_authentication,
-    twoFactorGracePeriod: p.two_factor_grace_period,
-    signupEnabled: p.signup_enabled,
-  };
+type SettingsParams = Call<typeof PARAMS>["params"];
+
+/**
+ * Grape's `at_least_one_of`, `mutually_exclusive` and `given require_two_factor_authentication`,
+ * in that order; only the first that fails is reported.
+ */
+function settingsRules(p: SettingsParams) {
+  const given = NAMES.filter((n) => p[n as keyof SettingsParams] !== undefined);
+  const passwordNames = PASSWORD_NAMES.filter((n) => p[n as keyof SettingsParams] !== undefined);
+  const problems = [
+    !given.length && `${NAMES.join(", ")} are missing, at least one parameter must be provided`,
+    passwordNames.length > 1 && `${passwordNames.join(", ")} are mutually exclusive`,
+    p.require_two_factor_authentication &&
+      p.two_factor_grace_period === undefined &&
+      "two_factor_grace_period is missing",
+  ];
+  return [problems.find((problem) => typeof problem === "string")];
 }
 
-export function applicationSettingsRoutes(router: Router, { settings: client }: RouteDeps) {
-  const api = requireScopes();
+/** The change a PUT asks for. */
+const changesOf = (p: SettingsParams): settings.ApplicationSettingsChanges => ({
+  // GitLab: a legacy name, when given, wins over the current one.
+  allowLocalRequestsFromWebHooksAndServices:
+    p.allow_local_requests_from_hooks_and_services ?? p.allow_local_requests_from_web_hooks_and_services,
+  outboundLocalRequestsWhitelist: p.outbound_local_requests_whitelist
+    ? { values: p.outbound_local_requests_whitelist }
+    : undefined,
+  dnsRebindingProtectionEnabled: p.dns_rebinding_protection_enabled,
+  denyAllRequestsExceptAllowed: p.deny_all_requests_except_allowed,
+  deletionAdjournedPeriod: adjournedPeriod(p.deletion_adjourned_period),
+  defaultGroupVisibility: p.default_group_visibility,
+  defaultProjectVisibility: p.default_project_visibility,
+  allowGroupOwnersToManageLdap: p.allow_group_owners_to_manage_ldap,
+  passwordAuthenticationEnabledForWeb:
+    p.password_authentication_enabled_for_web ?? p.password_authentication_enabled ?? p.signin_enabled,
+  requireTwoFactorAuthentication: p.require_two_factor_authentication,
+  twoFactorGracePeriod: p.two_factor_grace_period,
+  signupEnabled: p.signup_enabled,
+});
 
-  router.get("/application/settings", requireUser, api, async (ctx) => {
-    const current = await client.getApplicationSettings({ actor: actorOf(ctx) });
-    sendJson(ctx, 200, applicationSettingsEntity(current));
-  });
+const noParams = {};
 
-  router.put("/application/settings", requireUser, api, async (ctx) => {
-    const actor = actorOf(ctx);
-    let changes: settings.ApplicationSettingsChanges;
-    try {
-      changes = changesOf(rawParams(ctx));
-    } catch (err) {
-      // Grape runs `authenticated_as_admin!` before validating: others learn nothing about params.
-      throw actor.admin ? err : forbiddenError();
-    }
-    const updated = await client.updateApplicationSettings({ actor, changes });
-    sendJson(ctx, 200, applicationSettingsEntity(updated));
-  });
+async function showApplicationSettings({ actor, ctx, deps }: Call<typeof noParams>) {
+  const current = await deps.settings.getApplicationSettings({ actor });
+  sendJson(ctx, 200, applicationSettingsEntity(current));
 }
+
+async function updateApplicationSettings({ params, actor, ctx, deps }: Call<typeof PARAMS>) {
+  const updated = await deps.settings.updateApplicationSettings({ actor, changes: changesOf(params) });
+  sendJson(ctx, 200, applicationSettingsEntity(updated));
+}
+
+export const applicationSettingsEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/application/settings",
+    access: "admin",
+    adminBeforeParams: true,
+    params: noParams,
+    handler: showApplicationSettings,
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/application/settings",
+    access: "admin",
+    adminBeforeParams: true,
+    params: PARAMS,
+    validate: settingsRules,
+    handler: updateApplicationSettings,
+  }),
+];

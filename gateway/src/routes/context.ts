@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import type { PromiseClient, RedisClient } from "@canopy/kit";
-import type { auth, common, oauth, settings } from "@canopy/protos";
+import type { auth, oauth, settings } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { GatewayConfig } from "../config";
 import { normalizeKeys } from "../http/params";
@@ -16,8 +16,6 @@ export interface RouteDeps {
   redis: RedisClient;
   limits: RateLimits;
 }
-
-export const actorOf = (ctx: Context): common.Actor => ctx.state.actor;
 
 /** Query, body and route params merged as Grape merges them (route params win). */
 export const rawParams = (ctx: Context): Record<string, unknown> =>

@@ -1,14 +1,13 @@
-import type Router from "@koa/router";
 import { auth } from "@canopy/protos";
-import { userBasic, user, userPublic, userWithAdmin } from "../entities/user";
-import { paramError } from "../http/errors";
+import { user, userBasic, userPublic, userWithAdmin } from "../entities/user";
+import { endpoint, type Call } from "../http/endpoint";
 import { sendJson, sendJsonText } from "../http/json";
-import { pageRequest, paginationParams, setPaginationHeaders } from "../http/pagination";
-import { param, parseParams } from "../http/params";
-import { requireScopes, requireUser } from "../middleware/authenticate";
-import { actorOf, rawParams, type RouteDeps } from "./context";
+import { pageRequest, paginate, paginationParams } from "../http/pagination";
+import { param } from "../http/params";
 
-/** Attributes POST and PUT /users accept (GitLab lib/api/users.rb), with their types. */
+/** The Users API (GitLab lib/api/users.rb). */
+
+/** Attributes POST and PUT /users accept, with their types. */
 const userAttributeParams = {
   username: param.string(255).optional(),
   email: param.string(255).optional(),
@@ -26,16 +25,14 @@ const userAttributeParams = {
   organization: param.string().optional(),
   job_title: param.string().optional(),
   note: param.string().optional(),
-  projects_limit: param.integer().optional(),
+  projects_limit: param.int32().optional(),
   can_create_group: param.boolean().optional(),
   external: param.boolean().optional(),
   private_profile: param.boolean().optional(),
 };
+type UserAttributeParams = Call<typeof userAttributeParams>["params"];
 
-type UserParams = ReturnType<typeof parseUserParams>;
-const parseUserParams = (raw: Record<string, unknown>) => parseParams(userAttributeParams, raw);
-
-const toAttributes = (p: UserParams): auth.UserAttributes => ({
+const toAttributes = (p: UserAttributeParams): auth.UserAttributes => ({
   username: p.username,
   email: p.email,
   name: p.name,
@@ -56,107 +53,172 @@ const toAttributes = (p: UserParams): auth.UserAttributes => ({
   privateProfile: p.private_profile,
 });
 
-const idParam = { id: param.id() };
-
 /** GET /user bodies by the (cached) user object they render; dropped with the object. */
 const renderedSelf = new WeakMap<auth.User, string>();
 
-export function userRoutes(router: Router, { auth: client, config, cache }: RouteDeps) {
-  const url = config.CANOPY_EXTERNAL_URL;
-  const readUser = requireScopes("read_user");
-  const write = requireScopes();
+const noParams = {};
 
-  router.get("/user", requireUser, readUser, async (ctx) => {
-    const actor = actorOf(ctx);
-    const cached = ctx.state.user as auth.User | undefined;
-    const u = cached ?? (await client.getUser({ actor, id: actor.userId, username: "" }));
-    const render = () => JSON.stringify(actor.admin ? userWithAdmin(u, url) : userPublic(u, url));
-    // The cached user object lives as long as its authentication answer; so does its rendering.
-    const body = cached
-      ? (renderedSelf.get(cached) ?? renderedSelf.set(cached, render()).get(cached)!)
-      : render();
-    sendJsonText(ctx, 200, body);
-  });
-
-  router.get("/users", readUser, async (ctx) => {
-    const p = parseParams(
-      {
-        ...paginationParams,
-        search: param.string(255).optional(),
-        username: param.string(255).optional(),
-        active: param.boolean().optional(),
-        blocked: param.boolean().optional(),
-      },
-      rawParams(ctx),
-    );
-    const actor = actorOf(ctx);
-    const state = p.blocked ? "blocked" : p.active ? "active" : "";
-    const res = await client.listUsers({
-      actor,
-      search: p.search ?? "",
-      username: p.username ?? "",
-      state,
-      page: pageRequest(p),
-    });
-    setPaginationHeaders(ctx, res.page!, res.users.length, url);
-    sendJson(
-      ctx,
-      200,
-      res.users.map((u) => (actor.admin ? userWithAdmin(u, url) : userBasic(u, url))),
-    );
-  });
-
-  router.get("/users/:id", readUser, async (ctx) => {
-    const { id } = parseParams(idParam, rawParams(ctx));
-    const actor = actorOf(ctx);
-    const u = await client.getUser({ actor, id, username: "" });
-    sendJson(ctx, 200, actor.admin ? userWithAdmin(u, url) : user(u, url));
-  });
-
-  router.post("/users", requireUser, write, async (ctx) => {
-    const raw = rawParams(ctx);
-    const p = parseUserParams(raw);
-    // In the order GitLab declares them: email, at_least_one_of(password, ...), name, username.
-    const problems = [
-      p.email === undefined && "email is missing",
-      p.password === undefined &&
-        !p.reset_password &&
-        !p.force_random_password &&
-        "password, reset_password, force_random_password are missing, at least one parameter must be provided",
-      p.name === undefined && "name is missing",
-      p.username === undefined && "username is missing",
-    ].filter(Boolean);
-    if (problems.length) throw paramError(problems.join(", "));
-    const u = await client.createUser({ actor: actorOf(ctx), attributes: toAttributes(p) });
-    sendJson(ctx, 201, userWithAdmin(u, url));
-  });
-
-  router.put("/users/:id", requireUser, write, async (ctx) => {
-    const raw = rawParams(ctx);
-    const { id } = parseParams(idParam, raw);
-    const p = parseUserParams(raw);
-    const u = await client.updateUser({ actor: actorOf(ctx), id, attributes: toAttributes(p) });
-    // As for a revoked token: drop our own copies now rather than when the event arrives.
-    await cache.dropUser(id);
-    sendJson(ctx, 200, userWithAdmin(u, url));
-  });
-
-  router.delete("/users/:id", requireUser, write, async (ctx) => {
-    const { id } = parseParams(idParam, rawParams(ctx));
-    await client.deleteUser({ actor: actorOf(ctx), id });
-    await cache.dropUser(id);
-    ctx.status = 204;
-  });
-
-  for (const [action, state] of [
-    ["block", auth.UserState.USER_STATE_BLOCKED],
-    ["unblock", auth.UserState.USER_STATE_ACTIVE],
-  ] as const) {
-    router.post(`/users/:id/${action}`, requireUser, write, async (ctx) => {
-      const { id } = parseParams(idParam, rawParams(ctx));
-      await client.setUserState({ actor: actorOf(ctx), id, state });
-      await cache.dropUser(id);
-      sendJson(ctx, 201, true);
-    });
-  }
+async function showCurrentUser({ actor, user: cached, ctx, deps }: Call<typeof noParams>) {
+  const url = deps.config.CANOPY_EXTERNAL_URL;
+  const u = cached ?? (await deps.auth.getUser({ actor, id: actor.userId, username: "" }));
+  const render = () => JSON.stringify(actor.admin ? userWithAdmin(u, url) : userPublic(u, url));
+  // The cached user object lives as long as its authentication answer; so does its rendering.
+  const body = cached
+    ? (renderedSelf.get(cached) ?? renderedSelf.set(cached, render()).get(cached)!)
+    : render();
+  sendJsonText(ctx, 200, body);
 }
+
+const listUsersParams = {
+  ...paginationParams,
+  search: param.string(255).optional(),
+  username: param.string(255).optional(),
+  active: param.boolean().optional(),
+  blocked: param.boolean().optional(),
+};
+
+async function listUsers({ params: p, actor, ctx, deps }: Call<typeof listUsersParams>) {
+  const url = deps.config.CANOPY_EXTERNAL_URL;
+  const res = await deps.auth.listUsers({
+    actor,
+    search: p.search ?? "",
+    username: p.username ?? "",
+    state: p.blocked ? "blocked" : p.active ? "active" : "",
+    page: pageRequest(p),
+  });
+  paginate(ctx, url, { offset: res.page!, itemsOnPage: res.users.length });
+  sendJson(
+    ctx,
+    200,
+    res.users.map((u) => (actor.admin ? userWithAdmin(u, url) : userBasic(u, url))),
+  );
+}
+
+const userIdParams = { id: param.id() };
+
+async function showUser({ params, actor, ctx, deps }: Call<typeof userIdParams>) {
+  const url = deps.config.CANOPY_EXTERNAL_URL;
+  const u = await deps.auth.getUser({ actor, id: params.id, username: "" });
+  sendJson(ctx, 200, actor.admin ? userWithAdmin(u, url) : user(u, url));
+}
+
+/** In the order GitLab declares them: email, at_least_one_of(password, ...), name, username. */
+const requiredToCreate = (p: UserAttributeParams) => [
+  p.email === undefined && "email is missing",
+  p.password === undefined &&
+    !p.reset_password &&
+    !p.force_random_password &&
+    "password, reset_password, force_random_password are missing, at least one parameter must be provided",
+  p.name === undefined && "name is missing",
+  p.username === undefined && "username is missing",
+];
+
+async function createUser({ params, actor, ctx, deps }: Call<typeof userAttributeParams>) {
+  const u = await deps.auth.createUser({ actor, attributes: toAttributes(params) });
+  sendJson(ctx, 201, userWithAdmin(u, deps.config.CANOPY_EXTERNAL_URL));
+}
+
+const updateUserParams = { ...userIdParams, ...userAttributeParams };
+
+async function updateUser({ params, actor, ctx, deps }: Call<typeof updateUserParams>) {
+  const u = await deps.auth.updateUser({ actor, id: params.id, attributes: toAttributes(params) });
+  // As for a revoked token: drop our own copies now rather than when the event arrives.
+  await deps.cache.dropUser(params.id);
+  sendJson(ctx, 200, userWithAdmin(u, deps.config.CANOPY_EXTERNAL_URL));
+}
+
+async function deleteUser({ params, actor, ctx, deps }: Call<typeof userIdParams>) {
+  await deps.auth.deleteUser({ actor, id: params.id });
+  await deps.cache.dropUser(params.id);
+  ctx.status = 204;
+}
+
+async function setUserState({ params, actor, ctx, deps }: Call<typeof userIdParams>, state: auth.UserState) {
+  await deps.auth.setUserState({ actor, id: params.id, state });
+  await deps.cache.dropUser(params.id);
+  sendJson(ctx, 201, true);
+}
+
+/**
+ * An administrator turns off another user's two-factor authentication (GitLab: 204; 400 when it is
+ * not on; 403 for administrators' accounts, which the auth service refuses).
+ */
+async function disableTwoFactor({ params, actor, ctx, deps }: Call<typeof userIdParams>) {
+  await deps.auth.disableTwoFactor({ actor, userId: params.id, password: "" });
+  // The cached user behind GET /user shows two_factor_enabled: drop it now, not when the event lands.
+  await deps.cache.dropUser(params.id);
+  ctx.status = 204;
+}
+
+const blockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_BLOCKED);
+const unblockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_ACTIVE);
+
+export const userEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/user",
+    access: "user",
+    scopes: ["read_user"],
+    params: noParams,
+    handler: showCurrentUser,
+  }),
+  endpoint({
+    method: "GET",
+    path: "/users",
+    access: "anonymous",
+    scopes: ["read_user"],
+    params: listUsersParams,
+    handler: listUsers,
+  }),
+  endpoint({
+    method: "GET",
+    path: "/users/:id",
+    access: "anonymous",
+    scopes: ["read_user"],
+    params: userIdParams,
+    handler: showUser,
+  }),
+  endpoint({
+    method: "POST",
+    path: "/users",
+    access: "admin",
+    params: userAttributeParams,
+    validate: requiredToCreate,
+    handler: createUser,
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/users/:id",
+    access: "admin",
+    params: updateUserParams,
+    handler: updateUser,
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/users/:id",
+    access: "admin",
+    params: userIdParams,
+    handler: deleteUser,
+  }),
+  endpoint({
+    method: "POST",
+    path: "/users/:id/block",
+    access: "admin",
+    params: userIdParams,
+    handler: blockUser,
+  }),
+  endpoint({
+    method: "POST",
+    path: "/users/:id/unblock",
+    access: "admin",
+    params: userIdParams,
+    handler: unblockUser,
+  }),
+  endpoint({
+    method: "PATCH",
+    path: "/users/:id/disable_two_factor",
+    access: "admin",
+    params: userIdParams,
+    handler: disableTwoFactor,
+  }),
+];

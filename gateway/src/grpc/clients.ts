@@ -1,0 +1,79 @@
+import { createClient, loadCallSigner, loadGrpcTls, type PromiseClient } from "@canopy/kit";
+import { auth, AUTH_IDEMPOTENT_METHODS, oauth, settings, SETTINGS_IDEMPOTENT_METHODS } from "@canopy/protos";
+import type { ServiceDefinition } from "@grpc/grpc-js";
+import type { GatewayConfig } from "../config";
+import { tagDependency } from "./dependency";
+
+/** One row per gRPC client of the gateway: adding a service is one more row here. */
+export interface ClientSpec<S extends ServiceDefinition> {
+  /** The service's name as a failure names it: "503 ... - auth service is not answering". */
+  service: string;
+  /** The config key holding the service's host:port. */
+  address: keyof GatewayConfig & `CANOPY_${string}_ADDRESS`;
+  definition: S;
+  /** Methods safe to retry after UNAVAILABLE (reads, and writes whose repetition changes nothing). */
+  idempotent: (keyof S)[];
+}
+
+const spec = <S extends ServiceDefinition>(s: ClientSpec<S>) => s;
+
+export const CLIENTS = {
+  auth: spec({
+    service: "auth",
+    address: "CANOPY_AUTH_ADDRESS",
+    definition: auth.AuthServiceService,
+    idempotent: AUTH_IDEMPOTENT_METHODS,
+  }),
+  // Token, revoke and sign-in are not idempotent; only lookups are retried.
+  oauth: spec({
+    service: "auth",
+    address: "CANOPY_AUTH_ADDRESS",
+    definition: oauth.OAuthServiceService,
+    idempotent: ["listApplications", "preAuthorize", "tokenInfo", "introspect", "userInfo", "getJwks"],
+  }),
+  settings: spec({
+    service: "auth",
+    address: "CANOPY_AUTH_ADDRESS",
+    definition: settings.SettingsServiceService,
+    idempotent: SETTINGS_IDEMPOTENT_METHODS,
+  }),
+};
+
+type Specs = typeof CLIENTS;
+export type Clients = { [K in keyof Specs]: PromiseClient<Specs[K]["definition"]> };
+
+/**
+ * A client whose rejections carry the name of the service that failed. Every call is signed with
+ * the gateway's key (services refuse unsigned calls) and, when configured, goes over mutual TLS.
+ */
+export function connectClient<S extends ServiceDefinition>(spec: ClientSpec<S>, config: GatewayConfig) {
+  const client = createClient(spec.definition, {
+    address: String(config[spec.address]),
+    idempotent: spec.idempotent,
+    signer: loadCallSigner(config),
+    tls: loadGrpcTls(config),
+  });
+  const tagged: Record<string, unknown> = { ...client };
+  for (const method of Object.keys(spec.definition)) {
+    const call = client[method as keyof S] as unknown as (...args: unknown[]) => Promise<unknown>;
+    tagged[method] = (...args: unknown[]) =>
+      call(...args).catch((err: unknown) => {
+        throw tagDependency(err, spec.service);
+      });
+  }
+  return tagged as PromiseClient<S>;
+}
+
+/** Every client in the table, connected; `close` closes them all. */
+export function createClients(config: GatewayConfig): Clients & { close(): void } {
+  const clients = Object.fromEntries(
+    Object.entries(CLIENTS).map(([name, s]) => [
+      name,
+      connectClient(s as unknown as ClientSpec<ServiceDefinition>, config),
+    ]),
+  ) as unknown as Clients;
+  return {
+    ...clients,
+    close: () => Object.values(clients).forEach((c) => c.close()),
+  };
+}
