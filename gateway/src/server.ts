@@ -4,12 +4,11 @@ import {
   connectNats,
   connectRedis,
   createClient,
-  EVENTS,
   payloadOf,
   startBroadcastConsumer,
   type Logger,
 } from "@canopy/kit";
-import { auth, AUTH_IDEMPOTENT_METHODS, oauth, type events } from "@canopy/protos";
+import { AUTH_EVENTS, auth, AUTH_IDEMPOTENT_METHODS, oauth, type events } from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
@@ -17,9 +16,14 @@ import { rateLimits } from "./middleware/rate-limit";
 
 /** Drops cached authentications when the auth service says a token or user changed. */
 async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event) {
-  const revoked = payloadOf(event, EVENTS.tokenRevoked);
+  const revoked = payloadOf(event, AUTH_EVENTS.tokenRevoked);
   if (revoked) return cache.dropToken(revoked.kind, revoked.tokenId);
-  for (const kind of [EVENTS.userBlocked, EVENTS.userUnblocked, EVENTS.userDeleted, EVENTS.userUpdated]) {
+  for (const kind of [
+    AUTH_EVENTS.userBlocked,
+    AUTH_EVENTS.userUnblocked,
+    AUTH_EVENTS.userDeleted,
+    AUTH_EVENTS.userUpdated,
+  ]) {
     const payload = payloadOf<{ userId: number }>(event, kind);
     if (payload) return cache.dropUser(payload.userId);
   }

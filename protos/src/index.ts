@@ -6,3 +6,4 @@ export { Timestamp } from "./gen/google/protobuf/timestamp";
 export { AUTH_IDEMPOTENT_METHODS } from "./idempotent";
 export * as oauth from "./gen/canopy/auth/v1/oauth";
 export { OAUTH_SCOPES } from "./scopes";
+export { AUTH_EVENTS, AUTH_SUBJECTS } from "./events/auth";

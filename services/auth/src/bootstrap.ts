@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { EVENTS, recordEvent, withAdvisoryLock, withTransaction } from "@canopy/kit";
+import { recordEvent, withAdvisoryLock, withTransaction } from "@canopy/kit";
+import { AUTH_EVENTS } from "@canopy/protos";
 import { hashPassword } from "./domain/passwords";
 import { tokenDigest } from "./domain/tokens";
 import type { Deps } from "./deps";
@@ -26,7 +27,7 @@ export async function bootstrap(deps: Deps, options: { rootPassword?: string; ro
           password_hash: passwordHash,
           confirmed_at: new Date(),
         });
-        await recordEvent(tx, EVENTS.userCreated, { userId: user.id, username: user.username });
+        await recordEvent(tx, AUTH_EVENTS.userCreated, { userId: user.id, username: user.username });
         return user;
       });
       if (!options.rootPassword) {

@@ -1,13 +1,5 @@
-import {
-  badParameter,
-  badRequest,
-  EVENTS,
-  invalid,
-  notFound,
-  recordEvent,
-  withTransaction,
-} from "@canopy/kit";
-import { common } from "@canopy/protos";
+import { badParameter, badRequest, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
+import { AUTH_EVENTS, common } from "@canopy/protos";
 import { isSelfOrAdmin, requireAdmin, requireSignedIn } from "../domain/policy";
 import { ADMIN_SCOPES, isPatScope } from "../domain/scopes";
 import { generatePersonalAccessToken, tokenDigest } from "../domain/tokens";
@@ -76,7 +68,7 @@ export async function revokeToken(deps: Deps, actor: common.Actor | undefined, i
   await withTransaction(deps.pool, async (tx) => {
     if (!(await tokens.revokeToken(tx, id))) return;
     const payload = { tokenId: id, userId: token.user_id, kind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS };
-    await recordEvent(tx, EVENTS.tokenRevoked, payload, actor);
+    await recordEvent(tx, AUTH_EVENTS.tokenRevoked, payload, actor);
   });
   // The revocation must reach every gateway's cache before the caller hears it is done.
   await deps.publishEvents();

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../domain/passwords";
-import { badParameter, conflict, EVENTS, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
-import { auth, type common } from "@canopy/protos";
+import { badParameter, conflict, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
+import { AUTH_EVENTS, auth, type common } from "@canopy/protos";
 import { requireAdmin } from "../domain/policy";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
@@ -66,7 +66,7 @@ export async function createUser(
     const created = await users
       .insertUser(tx, columns)
       .catch((err) => uniqueViolationToConflict(deps, a, 0, err));
-    await recordEvent(tx, EVENTS.userCreated, { userId: created.id, username: created.username }, actor);
+    await recordEvent(tx, AUTH_EVENTS.userCreated, { userId: created.id, username: created.username }, actor);
     return created;
   });
   return users.toUser(row);
@@ -89,7 +89,7 @@ export async function updateUser(
       ? await users.updateUser(tx, id, columns).catch((err) => uniqueViolationToConflict(deps, a, id, err))
       : await users.findUserById(tx, id);
     if (!updated) throw notFound("User");
-    await recordEvent(tx, EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
+    await recordEvent(tx, AUTH_EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
     return updated;
   });
   // Admin rights may have changed: cached authentications must not keep the old answer.
@@ -101,7 +101,7 @@ export async function deleteUser(deps: Deps, actor: common.Actor | undefined, id
   requireAdmin(actor);
   await withTransaction(deps.pool, async (tx) => {
     if (!(await users.deleteUser(tx, id))) throw notFound("User");
-    await recordEvent(tx, EVENTS.userDeleted, { userId: id }, actor);
+    await recordEvent(tx, AUTH_EVENTS.userDeleted, { userId: id }, actor);
   });
   await deps.publishEvents();
 }
@@ -121,7 +121,12 @@ export async function setUserState(
   const row = await withTransaction(deps.pool, async (tx) => {
     const user = await users.updateUser(tx, id, { state: blocked ? "blocked" : "active" });
     if (!user) throw notFound("User");
-    await recordEvent(tx, blocked ? EVENTS.userBlocked : EVENTS.userUnblocked, { userId: id }, actor);
+    await recordEvent(
+      tx,
+      blocked ? AUTH_EVENTS.userBlocked : AUTH_EVENTS.userUnblocked,
+      { userId: id },
+      actor,
+    );
     return user;
   });
   await deps.publishEvents();
