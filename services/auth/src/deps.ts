@@ -7,7 +7,5 @@ export interface Deps {
   log: Logger;
   /** Key for token digests (see secrets.ts). */
   tokenKey: Buffer;
-  /** Publishes recorded events now and resolves when they are on the stream. */
-  publishEvents: () => Promise<void>;
   config: AuthConfig;
 }

@@ -36,7 +36,6 @@ export async function startAuthService(config: AuthConfig, log: Logger) {
     pool,
     log,
     tokenKey: await tokenHashKey(pool, config.CANOPY_SECRET_KEY),
-    publishEvents: () => relay.kick(),
     config,
   };
   await bootstrap(deps, { rootPassword: config.CANOPY_ROOT_PASSWORD, rootToken: config.CANOPY_ROOT_TOKEN });

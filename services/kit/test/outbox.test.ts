@@ -68,6 +68,30 @@ describe("recordEvent + OutboxRelay", () => {
     expect((await outboxRow(id))!.published_at).toBeInstanceOf(Date);
   });
 
+  it("has a committed event on the stream by the time withTransaction resolves, with no kick", async () => {
+    const { kind, id } = await commitEvent("after-commit", 44);
+    // No kick, no waiting: publishing after COMMIT is withTransaction's job.
+    expect((await outboxRow(id))!.published_at).toBeInstanceOf(Date);
+    expect((await lastMessage(nc, kind.subject))?.header.get("Nats-Msg-Id")).toBe(id);
+  });
+
+  it("does not wait for the relay after a transaction that recorded no event", async () => {
+    const kick = jest.spyOn(relay, "kick");
+    await withTransaction(pool, (tx) => tx.query("SELECT 1"));
+    expect(kick).not.toHaveBeenCalled();
+    // A rolled-back recording leaves no mark on the pooled client for its next transaction either.
+    const kind = testKind(subjects.subject("forgotten"));
+    await expect(
+      withTransaction(pool, async (tx) => {
+        await recordEvent(tx, kind, { userId: 45, username: "user45" });
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    await withTransaction(pool, (tx) => tx.query("SELECT 1"));
+    expect(kick).not.toHaveBeenCalled();
+    kick.mockRestore();
+  });
+
   it("publishes nothing for a transaction that rolls back", async () => {
     const kind = testKind(subjects.subject("rolled-back"));
     let recorded = "";

@@ -70,6 +70,4 @@ export async function revokeToken(deps: Deps, actor: common.Actor | undefined, i
     const payload = { tokenId: id, userId: token.user_id, kind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS };
     await recordEvent(tx, AUTH_EVENTS.tokenRevoked, payload, actor);
   });
-  // The revocation must reach every gateway's cache before the caller hears it is done.
-  await deps.publishEvents();
 }

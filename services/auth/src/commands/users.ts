@@ -92,8 +92,6 @@ export async function updateUser(
     await recordEvent(tx, AUTH_EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
     return updated;
   });
-  // Admin rights may have changed: cached authentications must not keep the old answer.
-  await deps.publishEvents();
   return users.toUser(row);
 }
 
@@ -103,7 +101,6 @@ export async function deleteUser(deps: Deps, actor: common.Actor | undefined, id
     if (!(await users.deleteUser(tx, id))) throw notFound("User");
     await recordEvent(tx, AUTH_EVENTS.userDeleted, { userId: id }, actor);
   });
-  await deps.publishEvents();
 }
 
 export async function setUserState(
@@ -129,6 +126,5 @@ export async function setUserState(
     );
     return user;
   });
-  await deps.publishEvents();
   return users.toUser(row);
 }

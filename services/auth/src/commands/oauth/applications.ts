@@ -62,7 +62,6 @@ export async function deleteApplication(deps: Deps, req: oauth.DeleteApplication
     await revokeAndAnnounce(tx, "application_id = $1", [row.id]);
     await apps.deleteApplication(tx, row.id);
   });
-  await deps.publishEvents();
   return {};
 }
 

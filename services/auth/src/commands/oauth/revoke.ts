@@ -37,7 +37,6 @@ export async function revoke(deps: Deps, req: oauth.RevokeRequest): Promise<oaut
     if (client?.id !== found.application_id && !anonymousAllowed) return notYours();
   }
   await withTransaction(deps.pool, (tx) => revokeAndAnnounce(tx, "id = $1", [found.id]));
-  await deps.publishEvents();
   return {};
 }
 

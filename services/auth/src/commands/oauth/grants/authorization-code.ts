@@ -21,13 +21,12 @@ export async function authorizationCodeGrant(
   if (!req.code) throw new OAuthRefusal(missingParameter("code"));
   if (!req.redirectUri) throw new OAuthRefusal(missingParameter("redirect_uri"));
   const app = await requireClient(deps, req.client);
-  let replayed = false;
   const reply = await withTransaction(deps.pool, async (tx) => {
     const grant = await lockGrantByDigest(tx, tokenDigest(deps.tokenKey, req.code));
     if (!grant || grant.application_id !== app.id) return refuse("invalid_grant");
     if (grant.used_at) {
       if (deps.config.CANOPY_OAUTH_REVOKE_ON_CODE_REPLAY) {
-        replayed = (await revokeAndAnnounce(tx, "grant_id = $1", [grant.id])) > 0;
+        await revokeAndAnnounce(tx, "grant_id = $1", [grant.id]);
       }
       return undefined;
     }
@@ -56,9 +55,5 @@ export async function authorizationCodeGrant(
     });
     return issued.reply;
   });
-  if (!reply) {
-    if (replayed) await deps.publishEvents();
-    return refuse("invalid_grant");
-  }
-  return reply;
+  return reply ?? refuse("invalid_grant");
 }

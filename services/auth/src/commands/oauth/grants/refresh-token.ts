@@ -56,8 +56,6 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
     await announceRevoked(tx, await retireRotated(tx, old.id, issued.row.id, sealed));
     return { reply: issued.reply };
   });
-  // The retired access token (and, on reuse, the family) must stop working on every gateway now.
-  await deps.publishEvents();
   if ("reply" in outcome) return outcome.reply;
   return refuse("invalid_grant");
 }
