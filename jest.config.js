@@ -4,6 +4,7 @@ const transform = { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022" } }] };
 const moduleNameMapper = {
   "^@canopy/protos$": "<rootDir>/protos/src",
   "^@canopy/kit$": "<rootDir>/services/kit/src",
+  "^@canopy/kit/testing$": "<rootDir>/services/kit/src/testing",
   "^@canopy/auth$": "<rootDir>/services/auth/src",
   "^@canopy/gateway$": "<rootDir>/gateway/src",
 };

@@ -40,7 +40,7 @@ test("a dependency that is down is a 503 with a clear message, and readiness say
     failed: ["auth"],
     checks: { redis: "ok", nats: "ok" },
   });
-  expect(stack.logs.text).toContain("request failed");
+  expect(stack.logs.text()).toContain("request failed");
 }, 20_000);
 
 test("a workload full of secrets", async () => {

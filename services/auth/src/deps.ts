@@ -1,7 +1,7 @@
 import type { Logger, Pool } from "@canopy/kit";
 import type { AuthConfig } from "./config";
 
-/** What commands and finders need; built once in main.ts. */
+/** What commands and finders need; built by service.ts when the service starts. */
 export interface Deps {
   pool: Pool;
   log: Logger;

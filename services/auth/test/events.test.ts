@@ -9,7 +9,7 @@ import {
   type Subscription,
 } from "@canopy/kit";
 import { AUTH_EVENTS, auth, common, events } from "@canopy/protos";
-import { createUser, eventually, newSignedInUser, startHarness, type Harness } from "./support";
+import { createUser, waitFor, newSignedInUser, startHarness, type Harness } from "./support";
 
 // Every state change is an event on the CANOPY stream, in an envelope that names the actor. Other
 // services and every gateway replica read them; a revoked token must be on the stream before the
@@ -39,7 +39,8 @@ afterAll(async () => {
 
 /** The first received event of `kind` whose payload satisfies `match`, waiting up to `timeoutMs`. */
 function eventOf<T>(kind: EventKind<T>, match: (payload: T) => boolean, timeoutMs = 5_000) {
-  return eventually(
+  return waitFor(
+    kind.type,
     () => {
       for (const event of received) {
         const payload = payloadOf(event, kind);
@@ -48,7 +49,6 @@ function eventOf<T>(kind: EventKind<T>, match: (payload: T) => boolean, timeoutM
       return undefined;
     },
     timeoutMs,
-    kind.type,
   );
 }
 

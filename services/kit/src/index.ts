@@ -17,3 +17,6 @@ export * from "./events/nats";
 export * from "./events/outbox";
 export * from "./events/consumer";
 export * from "./paging";
+export * from "./service/definition";
+export * from "./service/run-service";
+export * from "./service/timers";

@@ -16,7 +16,7 @@ import {
   testKind,
   testSubjects,
 } from "./support/events";
-import { freshSchema, NATS_URL, quietLog, settlesWithin, waitFor } from "./support/infra";
+import { throwawaySchema, NATS_URL, quietLog, waitFor } from "./support/infra";
 
 const subjects = testSubjects();
 let pool: Pool;
@@ -25,7 +25,7 @@ let nc: NatsConnection;
 let relay: OutboxRelay;
 
 beforeAll(async () => {
-  ({ pool, drop: dropSchema } = await freshSchema());
+  ({ pool, drop: dropSchema } = await throwawaySchema({ prefix: "kit_test_" }));
   nc = await connectNats(NATS_URL, quietLog, "kit-outbox-test");
   // A long poll: publication in these tests comes from kick() or NOTIFY, never from the timer.
   relay = new OutboxRelay(pool, nc, quietLog, { pollMs: 60_000 });
@@ -143,7 +143,7 @@ describe("recordEvent + OutboxRelay", () => {
     const committed = await Promise.all([1, 2, 3, 4, 5].map((n) => commitEvent(`burst-${n}`, 100 + n)));
     // The commits' NOTIFYs have already started passes; these kicks arrive while one is running.
     const kicks = committed.map(() => relay.kick());
-    expect(await settlesWithin(Promise.all(kicks), 3_000)).toBe("settled");
+    await Promise.all(kicks);
     for (const { kind } of committed) expect(await streamCount(nc, kind.subject)).toBe(1);
   });
 });
