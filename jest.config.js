@@ -1,5 +1,7 @@
 // Unit and contract tests run from TypeScript sources (swc, no type-check: `npm run build` does
-// that); e2e tests drive the built stack. Both talk to real PostgreSQL, Redis and NATS.
+// that); e2e tests drive the built stack. Both talk to real PostgreSQL, Redis and NATS. Domain tests
+// (test/domain/) are pure rules: they run in the unit project too, and alone, without any
+// infrastructure, as `npm run test:domain`.
 const transform = { "^.+\\.ts$": ["@swc/jest", { jsc: { target: "es2022" } }] };
 const moduleNameMapper = {
   "^@canopy/protos$": "<rootDir>/protos/src",
@@ -12,6 +14,11 @@ const common = { rootDir: __dirname, transform, moduleNameMapper, testEnvironmen
 
 module.exports = {
   projects: [
+    {
+      ...common,
+      displayName: "domain",
+      testMatch: ["<rootDir>/{services/*,gateway,protos}/test/domain/**/*.test.ts"],
+    },
     {
       ...common,
       displayName: "unit",

@@ -20,3 +20,7 @@ export * from "./paging";
 export * from "./service/definition";
 export * from "./service/run-service";
 export * from "./service/timers";
+export * from "./actor";
+export * from "./sql/count-capped";
+export * from "./sql/like";
+export * from "./sql/where";

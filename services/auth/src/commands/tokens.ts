@@ -1,6 +1,15 @@
-import { badParameter, badRequest, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
+import {
+  badParameter,
+  badRequest,
+  invalid,
+  isSelfOrAdmin,
+  notFound,
+  recordEvent,
+  requireAdmin,
+  requireSignedIn,
+  withTransaction,
+} from "@canopy/kit";
 import { AUTH_EVENTS, common } from "@canopy/protos";
-import { isSelfOrAdmin, requireAdmin, requireSignedIn } from "../domain/policy";
 import { ADMIN_SCOPES, isPatScope } from "../domain/scopes";
 import { generatePersonalAccessToken, tokenDigest } from "../domain/tokens";
 import type { Deps } from "../deps";
@@ -60,7 +69,7 @@ export async function createToken(deps: Deps, actor: common.Actor | undefined, t
   return { token: tokens.toToken(row), secret };
 }
 
-export async function revokeToken(deps: Deps, actor: common.Actor | undefined, id: number) {
+export async function revokeToken(deps: Deps, actor: common.Actor | undefined, { id }: { id: number }) {
   const caller = requireSignedIn(actor);
   const token = await tokens.findTokenById(deps.pool, id);
   if (!token) throw notFound();

@@ -1,8 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../domain/passwords";
-import { badParameter, conflict, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
+import {
+  badParameter,
+  conflict,
+  invalid,
+  notFound,
+  recordEvent,
+  requireAdmin,
+  withTransaction,
+} from "@canopy/kit";
 import { AUTH_EVENTS, auth, type common } from "@canopy/protos";
-import { requireAdmin } from "../domain/policy";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
 import * as users from "../store/users";
@@ -75,8 +82,7 @@ export async function createUser(
 export async function updateUser(
   deps: Deps,
   actor: common.Actor | undefined,
-  id: number,
-  a: auth.UserAttributes,
+  { id, attributes: a }: { id: number; attributes: auth.UserAttributes },
 ) {
   requireAdmin(actor);
   if (!(await users.findUserById(deps.pool, id))) throw notFound("User");
@@ -95,7 +101,7 @@ export async function updateUser(
   return users.toUser(row);
 }
 
-export async function deleteUser(deps: Deps, actor: common.Actor | undefined, id: number) {
+export async function deleteUser(deps: Deps, actor: common.Actor | undefined, { id }: { id: number }) {
   requireAdmin(actor);
   await withTransaction(deps.pool, async (tx) => {
     if (!(await users.deleteUser(tx, id))) throw notFound("User");
@@ -106,8 +112,7 @@ export async function deleteUser(deps: Deps, actor: common.Actor | undefined, id
 export async function setUserState(
   deps: Deps,
   actor: common.Actor | undefined,
-  id: number,
-  state: auth.UserState,
+  { id, state }: { id: number; state: auth.UserState },
 ) {
   requireAdmin(actor);
   // proto3 sends an unset enum as 0: that must not quietly unblock anybody.

@@ -5,9 +5,10 @@ import { isValidVerifier, verifierMatches } from "../../../domain/oauth/pkce";
 import { tokenDigest } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
 import { lockGrantByDigest, markGrantUsed } from "../../../store/oauth-grants";
+import { revokeTokensOfGrant } from "../../../store/oauth-tokens";
 import { requireClient } from "../client-auth";
 import { issueTokens } from "../issue";
-import { revokeAndAnnounce } from "../revoke-tokens";
+import { announceRevoked } from "../revoke-tokens";
 
 /**
  * grant_type=authorization_code. The code's row is locked, so of two concurrent exchanges one
@@ -26,7 +27,7 @@ export async function authorizationCodeGrant(
     if (!grant || grant.application_id !== app.id) return refuse("invalid_grant");
     if (grant.used_at) {
       if (deps.config.CANOPY_OAUTH_REVOKE_ON_CODE_REPLAY) {
-        await revokeAndAnnounce(tx, "grant_id = $1", [grant.id]);
+        await announceRevoked(tx, await revokeTokensOfGrant(tx, grant.id));
       }
       return undefined;
     }

@@ -4,10 +4,10 @@ import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/er
 import { parseScopes } from "../../../domain/oauth/scopes";
 import { tokenDigest } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
-import { lockByRefreshDigest, retireRotated } from "../../../store/oauth-tokens";
+import { lockByRefreshDigest, retireRotated, revokeTokenFamily } from "../../../store/oauth-tokens";
 import { authenticateClient } from "../client-auth";
 import { issueTokens, openReply, sealReply } from "../issue";
-import { announceRevoked, revokeAndAnnounce } from "../revoke-tokens";
+import { announceRevoked } from "../revoke-tokens";
 
 type Outcome = { reply: oauth.TokenResponse } | { reused: boolean };
 
@@ -31,7 +31,7 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
       const reply = again ? openReply(req.refreshToken, old.rotation_reply!) : undefined;
       if (reply) return { reply };
       if (!cfg.CANOPY_OAUTH_REFRESH_REUSE_DETECTION) return refuse("invalid_grant");
-      return { reused: (await revokeAndAnnounce(tx, "family_id = $1", [old.family_id])) > 0 };
+      return { reused: (await announceRevoked(tx, await revokeTokenFamily(tx, old.family_id))) > 0 };
     }
     if (old.revoked_at) return refuse("invalid_grant");
     if (old.refresh_expires_at && old.refresh_expires_at.getTime() <= Date.now())
