@@ -23,6 +23,9 @@ import { loadGatewayConfig, startGateway } from "../src";
 
 export { unique, waitFor };
 
+// Real PostgreSQL, NATS and argon2 hashing, with every test file running at once: 5 s is too tight.
+jest.setTimeout(20_000);
+
 export const EXTERNAL_URL = "https://canopy.example.com";
 export const ROOT_PASSWORD = "root-password-for-gateway-tests";
 export const PASSWORD = "s3cret-Passw0rd!";
