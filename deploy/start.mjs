@@ -1,6 +1,8 @@
 // `npm start`: the whole Canopy stack on one machine, as plain processes. Installs and builds when
-// needed, makes sure PostgreSQL, Redis and NATS answer, then starts the services one by one, each
-// only after the previous one reports ready, so the gateway never comes up before auth can answer.
+// needed, makes sure PostgreSQL, Redis and NATS answer, then starts the services of services.json in
+// order, each only after the previous one reports ready, so the gateway never comes up before auth
+// can answer. CANOPY_REPLICAS=n starts n of every service (a service's replicas start together, as
+// in a cluster); the gateway reaches every replica, and users reach every gateway through one port.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import http from "node:http";
@@ -8,34 +10,30 @@ import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { fileURLToPath } from "node:url";
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-// In start order. Adding a service is one line here.
-const SERVICES = [
-  { name: "auth", entry: "services/auth/dist/main.js" },
-  { name: "gateway", entry: "gateway/dist/main.js" },
-];
+import { readManifest, ROOT } from "./lib/manifest.cjs";
+import { planStack, replicaCount } from "./lib/plan.cjs";
+import { startRoundRobinProxy } from "./lib/round-robin-proxy.cjs";
 
 const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 const COLOURS = [36, 35, 33, 32, 34, 31]; // cyan, magenta, yellow, green, blue, red
 const useColour = Boolean(process.stdout.isTTY) && !process.env.NO_COLOR;
-const TAG_WIDTH = Math.max(...["canopy", ...SERVICES.map((s) => s.name)].map((n) => n.length)) + 2;
+let tagWidth = "[canopy]".length;
 
 /** `[auth]   `, padded so the log columns line up, coloured only for a terminal. */
 function tag(name, colour) {
-  const text = `[${name}]`.padEnd(TAG_WIDTH);
+  const text = `[${name}]`.padEnd(tagWidth);
   return useColour ? `\x1b[${colour}m${text}\x1b[0m` : text;
 }
 
-const LAUNCHER_TAG = tag("canopy", 1); // bold
-const log = (text) => console.log(text.replace(/^/gm, `${LAUNCHER_TAG} `));
+// Tagged on each call: the tags widen once the launcher knows how many replicas it runs.
+const log = (text) => console.log(text.replace(/^/gm, `${tag("canopy", 1)} `)); // bold
 
-/** Running children in start order: { name, proc, ready, exit, exited }. */
+/** Running children in start order: { name (its log tag), service (its workspace), proc, ready, exit, exited }. */
 const children = [];
+/** Round-robin proxies in front of replicated HTTP services. */
+const proxies = [];
 let stopping = false;
 
 try {
@@ -62,15 +60,27 @@ async function main() {
   }
 
   const env = sharedEnv();
-  for (const [index, service] of SERVICES.entries()) {
-    const port = await healthPort(service.name);
-    const child = startChild(service, COLOURS[index % COLOURS.length], {
-      ...env,
-      CANOPY_HEALTH_PORT: `${port}`,
-    });
-    await waitReady(child, port);
-    if (!child.ready) return; // it exited or we are stopping: shutdown() has it in hand
-    log(`${service.name} is ready`);
+  const plan = await planStack({
+    services: readManifest().services,
+    env,
+    replicas: replicaCount(env.CANOPY_REPLICAS),
+    freePort,
+  });
+  Object.assign(env, plan.env);
+  tagWidth = Math.max(tagWidth, ...plan.services.flatMap((s) => s.replicas.map((r) => r.tag.length + 2)));
+
+  for (const [index, service] of plan.services.entries()) {
+    const colour = COLOURS[index % COLOURS.length];
+    const started = service.replicas.map((replica) =>
+      startChild({ ...service, name: replica.tag }, colour, { ...env, ...replica.env }),
+    );
+    await Promise.all(started.map((child, i) => waitReady(child, service.replicas[i].healthPort)));
+    if (!started.every((child) => child.ready)) return; // one exited or we are stopping: shutdown() has it
+    log(`${service.name} is ready${started.length > 1 ? ` (${started.length} replicas)` : ""}`);
+  }
+  for (const { name, port, upstreams } of plan.proxies) {
+    proxies.push(await startRoundRobinProxy({ port, upstreams }));
+    log(`port ${port} takes turns over the ${upstreams.length} ${name} replicas (${upstreams.join(", ")})`);
   }
   printWelcome(env);
 }
@@ -98,21 +108,11 @@ function sharedEnv() {
   const setDefault = (name, value) => (env[name] ||= value);
   setDefault("CANOPY_PORT", "8080");
   setDefault("CANOPY_EXTERNAL_URL", `http://localhost:${env.CANOPY_PORT}`);
-  setDefault("CANOPY_AUTH_GRPC_PORT", "50051");
-  setDefault("CANOPY_AUTH_ADDRESS", `127.0.0.1:${env.CANOPY_AUTH_GRPC_PORT}`);
+  // Nobody but this machine reaches a service's gRPC or health port unless the caller says so.
+  setDefault("CANOPY_GRPC_HOST", "127.0.0.1");
+  setDefault("CANOPY_HEALTH_HOST", "127.0.0.1");
+  // Ports and addresses of the services come from services.json through planStack().
   return env;
-}
-
-/** CANOPY_<NAME>_HEALTH_PORT if set, else a port that was free a moment ago. */
-async function healthPort(name) {
-  const variable = `CANOPY_${name.toUpperCase().replace(/[^A-Z0-9]+/g, "_")}_HEALTH_PORT`;
-  const fixed = process.env[variable];
-  if (!fixed) return freePort();
-  const port = Number(fixed);
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-    throw new Error(`${variable}=${fixed} is not a port`);
-  }
-  return port;
 }
 
 function freePort() {
@@ -143,7 +143,7 @@ function startChild(service, colour, env) {
   prefixLines(proc.stdout, process.stdout, prefix);
   prefixLines(proc.stderr, process.stderr, prefix);
 
-  const child = { name: service.name, proc, ready: false, exit: undefined };
+  const child = { name: service.name, service: service.workspace, proc, ready: false, exit: undefined };
   // "close", not "exit": by then every line the child wrote has been printed.
   child.exited = new Promise((resolve) => {
     const done = (exit) => resolve((child.exit ??= exit));
@@ -214,11 +214,19 @@ function printWelcome(env) {
   console.log(lines.join("\n"));
 }
 
-/** Stops children newest first (SIGTERM, then SIGKILL after 10 s each) and exits. */
+/**
+ * Stops children newest first (SIGTERM, then SIGKILL after 10 s each) and exits. Replicas of one
+ * service stop together; the proxies stop accepting first and let open requests finish.
+ */
 async function shutdown(code) {
   if (stopping) return;
   stopping = true;
-  for (const child of [...children].reverse()) await stop(child);
+  for (const proxy of proxies) proxy.stopAccepting();
+  const services = [...new Set(children.map((child) => child.service))].reverse();
+  for (const service of services) {
+    await Promise.all(children.filter((child) => child.service === service).map(stop));
+  }
+  for (const proxy of proxies) proxy.destroy();
   process.exit(code);
 }
 

@@ -14,4 +14,6 @@ module.exports = async function globalSetup() {
   url.pathname = `/${name}`;
   process.env.CANOPY_DATABASE_URL = url.toString();
   process.env.CANOPY_TEST_DATABASE = name;
+  // NATS is shared by every run on the machine: the run's settings snapshot gets its own KV bucket.
+  process.env.CANOPY_SETTINGS_BUCKET ??= name;
 };

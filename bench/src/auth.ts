@@ -103,7 +103,8 @@ async function snapshot(stack: BenchStack): Promise<Snapshot> {
   for (const s of SERVICES) {
     const pid = stack.pids[s];
     processes[s] = pid ? sampleProcess(pid) : undefined;
-    if (!processes[s]) scraped[s] = await scrapeResidentBytes(stack.healthPorts[s]);
+    const healthPort = stack.healthPorts[s];
+    if (!processes[s] && healthPort) scraped[s] = await scrapeResidentBytes(healthPort);
   }
   const own = process.cpuUsage();
   return {

@@ -4,10 +4,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import net from "node:net";
-import path from "node:path";
 import { Client } from "pg";
-
-const REPO_ROOT = path.resolve(__dirname, "..", "..");
+import { REPO_ROOT, SERVICES } from "./manifest";
 const ADMIN_DATABASE_URL =
   process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const READY_TIMEOUT_MS = 60_000;
@@ -26,7 +24,8 @@ export interface BenchStack {
   stop(): Promise<number | null>;
 }
 
-export type Service = "auth" | "gateway";
+/** A service's name in services.json. The bench stack runs one replica of each. */
+export type Service = string;
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -56,8 +55,8 @@ function childPids(launcherPid: number): Partial<Record<Service, number>> {
     const children = readFileSync(`/proc/${launcherPid}/task/${launcherPid}/children`, "utf8");
     for (const pid of children.trim().split(/\s+/).filter(Boolean).map(Number)) {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cmdline.includes("services/auth/dist/main.js")) out.auth = pid;
-      else if (cmdline.includes("gateway/dist/main.js")) out.gateway = pid;
+      const service = SERVICES.find((s) => cmdline.includes(s.entry));
+      if (service) out[service.name] = pid;
     }
   } catch {
     // not Linux, or a child already gone: callers fall back to /metrics
@@ -77,12 +76,14 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   await admin(`CREATE DATABASE ${databaseName}`);
   const databaseUrl = new URL(ADMIN_DATABASE_URL);
   databaseUrl.pathname = `/${databaseName}`;
-  const [port, grpcPort, authHealth, gatewayHealth] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
+  const port = await freePort();
+  const healthPorts: Record<Service, number> = {};
+  const ports: Record<string, string> = {};
+  for (const service of SERVICES) {
+    healthPorts[service.name] = await freePort();
+    ports[service.healthPortVariable] = String(healthPorts[service.name]);
+    if (service.grpc) ports[service.grpc.portVariable] = String(await freePort());
+  }
   const url = `http://127.0.0.1:${port}`;
   const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
   const inherited = Object.fromEntries(
@@ -97,9 +98,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       CANOPY_DATABASE_URL: databaseUrl.toString(),
       CANOPY_PORT: String(port),
       CANOPY_EXTERNAL_URL: url,
-      CANOPY_AUTH_GRPC_PORT: String(grpcPort),
-      CANOPY_AUTH_HEALTH_PORT: String(authHealth),
-      CANOPY_GATEWAY_HEALTH_PORT: String(gatewayHealth),
+      ...ports,
       CANOPY_ROOT_PASSWORD: `pw-${randomBytes(12).toString("base64url")}`,
       CANOPY_ROOT_TOKEN: rootToken,
       ...extraEnv,
@@ -154,7 +153,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   return {
     url,
     rootToken,
-    healthPorts: { auth: authHealth, gateway: gatewayHealth },
+    healthPorts,
     pids: childPids(proc.pid!),
     launcherPid: proc.pid!,
     tail: () => output,

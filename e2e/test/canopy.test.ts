@@ -13,6 +13,7 @@ import { oauthPublicClient } from "./suites/oauth-public-client";
 import { oauthRefreshRace } from "./suites/oauth-refresh-race";
 import { revocation } from "./suites/revocation";
 import { shutdown } from "./suites/shutdown";
+import { twoFactor } from "./suites/two-factor";
 
 jest.setTimeout(30_000);
 
@@ -31,4 +32,5 @@ oauthPages(session, oauth);
 oauthCodeFlow(session, oauth);
 oauthPublicClient(session, oauth);
 oauthRefreshRace(session, oauth);
+twoFactor(session, oauth);
 shutdown(session);

@@ -9,10 +9,12 @@ import { authenticate } from "./middleware/authenticate";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
 import type { RouteDeps } from "./routes/context";
 import { applicationRoutes } from "./routes/applications";
+import { applicationSettingsRoutes } from "./routes/application-settings";
 import { discoveryRoutes } from "./routes/discovery";
 import { metaRoutes } from "./routes/meta";
 import { oauthRoutes } from "./routes/oauth";
 import { tokenRoutes } from "./routes/tokens";
+import { twoFactorRoutes } from "./routes/two-factor";
 import { userRoutes } from "./routes/users";
 import { webRoutes } from "./web";
 
@@ -49,8 +51,10 @@ export function createApp(deps: AppDeps): Koa {
   const api = new Router({ prefix: "/api/v4" });
   api.use(authenticate(deps.cache, deps.limits, deps.auth));
   userRoutes(api, deps);
+  twoFactorRoutes(api, deps);
   tokenRoutes(api, deps);
   applicationRoutes(api, deps);
+  applicationSettingsRoutes(api, deps);
   metaRoutes(api);
 
   const provider = new Router();

@@ -9,7 +9,11 @@ async function main() {
   const lifecycle = new Lifecycle(log);
   lifecycle.onStop("telemetry", await startTelemetry("gateway"));
   const gateway = await startGateway(config, log);
-  const health = await startHealthServer({ port: config.CANOPY_HEALTH_PORT, checks: gateway.checks });
+  const health = await startHealthServer({
+    port: config.CANOPY_HEALTH_PORT,
+    host: config.CANOPY_HEALTH_HOST,
+    checks: gateway.checks,
+  });
   // Run in reverse: readiness says no first, then HTTP drains, then the side port closes.
   lifecycle.onStop("health", health.close);
   lifecycle.onStop("gateway", gateway.stop);

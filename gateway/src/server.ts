@@ -4,11 +4,21 @@ import {
   connectNats,
   connectRedis,
   createClient,
+  loadCallSigner,
+  loadGrpcTls,
   payloadOf,
   startBroadcastConsumer,
   type Logger,
 } from "@canopy/kit";
-import { AUTH_EVENTS, auth, AUTH_IDEMPOTENT_METHODS, oauth, type events } from "@canopy/protos";
+import {
+  AUTH_EVENTS,
+  auth,
+  AUTH_IDEMPOTENT_METHODS,
+  oauth,
+  settings,
+  SETTINGS_IDEMPOTENT_METHODS,
+  type events,
+} from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
@@ -31,14 +41,26 @@ async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event)
 
 /** Starts the gateway's HTTP server and its connections; tests start it in-process the same way. */
 export async function startGateway(config: GatewayConfig, log: Logger) {
+  const signer = loadCallSigner(config);
+  const tls = loadGrpcTls(config);
   const authClient = createClient(auth.AuthServiceService, {
     address: config.CANOPY_AUTH_ADDRESS,
     idempotent: AUTH_IDEMPOTENT_METHODS,
+    signer,
+    tls,
   });
   // Token, revoke and sign-in are not idempotent; only lookups are retried.
   const oauthClient = createClient(oauth.OAuthServiceService, {
     address: config.CANOPY_AUTH_ADDRESS,
     idempotent: ["listApplications", "preAuthorize", "tokenInfo", "introspect", "userInfo", "getJwks"],
+    signer,
+    tls,
+  });
+  const settingsClient = createClient(settings.SettingsServiceService, {
+    address: config.CANOPY_AUTH_ADDRESS,
+    idempotent: SETTINGS_IDEMPOTENT_METHODS,
+    signer,
+    tls,
   });
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
   const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
@@ -67,6 +89,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     cache,
     checks,
     oauth: oauthClient,
+    settings: settingsClient,
     redis,
     limits: rateLimits(redis, {
       keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
@@ -96,6 +119,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       await redis.quit();
       authClient.close();
       oauthClient.close();
+      settingsClient.close();
     },
   };
 }

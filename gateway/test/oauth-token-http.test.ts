@@ -114,17 +114,14 @@ describe("password grant", () => {
 });
 
 describe("errors", () => {
-  test("a wrong secret is 401 invalid_client, by Basic or by post", async () => {
-    const description = INVALID_CLIENT.error_description;
-    expectOAuthError(
-      await stack.gw.post("/oauth/token", {
-        headers: { Authorization: basic(app.application_id, "gloas-wrong") },
-        form: passwordGrant(),
-      }),
-      401,
-      "invalid_client",
-      description,
-    );
+  test("a wrong secret is 401 invalid_client, by Basic (challenged with Basic) or by post", async () => {
+    const byBasic = await stack.gw.post("/oauth/token", {
+      headers: { Authorization: basic(app.application_id, "gloas-wrong") },
+      form: passwordGrant(),
+    });
+    expect({ status: byBasic.status, body: byBasic.body }).toEqual({ status: 401, body: INVALID_CLIENT });
+    expectNoStore(byBasic);
+    expect(byBasic.headers.get("www-authenticate")).toBe('Basic realm="Doorkeeper", charset="UTF-8"');
     const res = await stack.gw.post("/oauth/token", {
       form: passwordGrant({ client_id: app.application_id, client_secret: "gloas-wrong" }),
     });
@@ -181,4 +178,23 @@ test("the OAuth budget per IP: the 4th request of 3 is 429 throttle_oauth_ip", a
   expect(res.headers.get("ratelimit-name")).toBe("throttle_oauth_ip");
   const retryAfter = Number(res.headers.get("retry-after"));
   expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+});
+
+test("the password grant spends from the sign-in budget per IP: the 4th of 3 is 429 throttle_sign_in", async () => {
+  const limited = await stack.addGateway({ CANOPY_RATE_LIMIT_SIGN_IN: "3", CANOPY_TRUST_PROXY: "true" });
+  const ip = `198.${randomInt(18, 20)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+  await stack.redis.del(`canopy:rl:throttle_sign_in:ip:${ip}`);
+  const headers = { "X-Forwarded-For": ip };
+  const wrong = { ...passwordGrant(), password: "wrong-password" };
+  for (let i = 0; i < 3; i++)
+    expect((await limited.post("/oauth/token", { headers, form: wrong })).status).toBe(400);
+  const res = await limited.post("/oauth/token", { headers, form: passwordGrant() });
+  expect(res.status).toBe(429);
+  expect(res.headers.get("ratelimit-name")).toBe("throttle_sign_in");
+  // Other grants do not spend from it.
+  const other = await limited.post("/oauth/token", {
+    headers,
+    form: { grant_type: "client_credentials", client_id: app.application_id, client_secret: app.secret },
+  });
+  expect(other.status).not.toBe(429);
 });

@@ -112,6 +112,8 @@ export interface Stack {
 const GENEROUS_LIMITS = {
   CANOPY_RATE_LIMIT_AUTHENTICATED: "1000000",
   CANOPY_RATE_LIMIT_UNAUTHENTICATED: "1000000",
+  // Password grants spend from it too.
+  CANOPY_RATE_LIMIT_SIGN_IN: "1000000",
 };
 
 export async function startStack(options: { gateways?: Record<string, string>[] } = {}): Promise<Stack> {

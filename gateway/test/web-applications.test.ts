@@ -151,6 +151,9 @@ test("validation errors re-render the form with GitLab's messages and what was t
   expect(blank.text).toContain("Redirect URI is forbidden by the server.");
   const unknownScope = await create(b, { "scopes[]": ["api", "write_everything"] });
   expect(unknownScope.text).toContain("Scopes doesn&#39;t match configured on the server.");
+  // Without a scope an application could ask for any (sudo, admin_mode): one is required, as the API does.
+  const noScope = await create(b, { "scopes[]": [] });
+  expect(noScope.text).toContain("Scopes can&#39;t be blank");
   expect((await b.get("/profile/applications")).text).toContain("You don't have any applications.");
 });
 

@@ -87,15 +87,29 @@ test("a wrong password or unknown user re-renders the form with GitLab's message
 test("ten failures lock the account, even against the right password", async () => {
   const user = await createUser(stack);
   const b = browser();
-  const messages: string[] = [];
-  for (let i = 0; i < 10; i++) {
-    const res = await b.signIn(user.username, `wrong-${i}`);
-    messages.push(res.text.includes("Your account is locked.") ? "locked" : "invalid");
-  }
-  expect(messages).toEqual([...Array(9).fill("invalid"), "locked"]);
+  for (let i = 0; i < 10; i++) await b.signIn(user.username, `wrong-${i}`);
   const right = await b.signIn(user.username, PASSWORD);
   expect(right.status).toBe(200);
-  expect(right.text).toContain("Your account is locked.");
+  expect((await b.get("/profile/applications")).location).toBe("/users/sign_in");
+});
+
+test("a locked account gets the same answer as an unknown login (no account enumeration)", async () => {
+  const user = await createUser(stack);
+  const b = browser();
+  for (let i = 0; i < 10; i++) await b.signIn(user.username, `wrong-${i}`);
+  // What differs between the two answers is only what was typed and the form's token.
+  const answerOf = async (login: string) => {
+    const page = await browser().signIn(login, PASSWORD);
+    return {
+      status: page.status,
+      text: page.text.replace(csrfTokenOf(page.text), "").replace(login, "LOGIN"),
+    };
+  };
+  const locked = await answerOf(user.username);
+  const unknown = await answerOf(unique("nobody_"));
+  expect(locked.text).toContain("Invalid login or password.");
+  expect(locked.text).not.toContain("locked");
+  expect(locked).toEqual(unknown);
 });
 
 test("a blocked user is refused, and a blocked user's session stops working", async () => {

@@ -1,4 +1,5 @@
 import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
+import type { SettingsServiceService } from "./gen/canopy/auth/v1/settings";
 
 /**
  * Methods a client may safely send again after UNAVAILABLE: reads, and writes whose repetition
@@ -12,4 +13,9 @@ export const AUTH_IDEMPOTENT_METHODS: (keyof typeof AuthServiceService)[] = [
   "getPersonalAccessToken",
   "setUserState",
   "revokePersonalAccessToken",
+];
+
+/** Settings reads may be retried; an update is not (each one is a new version and event). */
+export const SETTINGS_IDEMPOTENT_METHODS: (keyof typeof SettingsServiceService)[] = [
+  "getApplicationSettings",
 ];

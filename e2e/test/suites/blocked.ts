@@ -1,6 +1,14 @@
 // Blocking a user must shut every one of their tokens out on every gateway straight away, and
 // unblocking must let them back in: cached answers and cached refusals both have to go.
-import { call, createToken, createUser, expectCall, within, type Reply } from "../support/api";
+import {
+  call,
+  createToken,
+  createUser,
+  expectCall,
+  PROPAGATION_MS,
+  within,
+  type Reply,
+} from "../support/api";
 import type { Session } from "../support/session";
 import type { ExtraGateway } from "../support/stack";
 
@@ -47,7 +55,7 @@ export function blocked(session: Session) {
 
       // The gateway that took the block answers the very next request with the refusal.
       expectBlocked(await call(url, "/api/v4/user", { token }));
-      expectBlocked(await refusedWithin(second.url, token, 1_000));
+      expectBlocked(await refusedWithin(second.url, token, PROPAGATION_MS));
       expectBlocked(await call(url, "/api/v4/user", { token }));
     });
 
@@ -58,7 +66,10 @@ export function blocked(session: Session) {
         method: "POST",
       });
       for (const base of [second.url, url]) {
-        await within(1_000, async () => (await call(base, "/api/v4/user", { token })).status === 200);
+        await within(
+          PROPAGATION_MS,
+          async () => (await call(base, "/api/v4/user", { token })).status === 200,
+        );
       }
     });
   });

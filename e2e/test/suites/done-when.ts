@@ -1,6 +1,19 @@
 // The "done when" check of the foundation: root's token answers /api/v4/user, health answers.
-import { call, expectCall } from "../support/api";
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import { call, expectCall, within } from "../support/api";
 import type { Session } from "../support/session";
+
+/** A GET on a connection of its own (no keep-alive), so the launcher's proxy picks a gateway anew. */
+function getOnNewConnection(url: string, requestId: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false, headers: { "X-Request-Id": requestId } }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(response.statusCode ?? 0));
+    });
+    request.on("error", reject);
+  });
+}
 
 export function doneWhen(session: Session) {
   describe("done when: the stack answers as GitLab does", () => {
@@ -52,9 +65,26 @@ export function doneWhen(session: Session) {
       expect(readiness.json).toMatchObject({ status: "ok", failed: [] });
     });
 
-    it("answers readiness and metrics on both services' health ports", async () => {
+    it("spreads new connections over every gateway replica behind the one URL", async () => {
+      const { url, launcher, replicas } = session.stack;
+      const prefix = `spread-${randomBytes(4).toString("hex")}`;
+      for (let i = 0; i < 2 * replicas; i++) {
+        expect(await getOnNewConnection(`${url}/-/liveness`, `${prefix}-${i}`)).toBe(200);
+      }
+      const tags = () =>
+        new Set(
+          launcher.lines.filter((l) => l.includes(`"request_id":"${prefix}-`)).map((l) => l.split(" ")[0]),
+        );
+      const expected =
+        replicas === 1 ? ["[gateway]"] : Array.from({ length: replicas }, (_, i) => `[gateway#${i + 1}]`);
+      // Lines travel through pipes: wait until every request's line is in.
+      await within(5_000, async () => tags().size >= expected.length);
+      expect([...tags()].sort()).toEqual(expected);
+    });
+
+    it("answers readiness and metrics on every process's health port", async () => {
       const { healthPorts } = session.stack;
-      for (const port of [healthPorts.auth, healthPorts.gateway]) {
+      for (const port of Object.values(healthPorts).flat()) {
         const base = `http://127.0.0.1:${port}`;
         expect((await expectCall(base, "/-/readiness", 200)).json).toMatchObject({ status: "ok" });
         expect((await expectCall(base, "/metrics", 200)).text).toContain("process_resident_memory_bytes");

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { call, createToken, createUser, expectCall, within } from "../support/api";
 import type { Session } from "../support/session";
+import { SERVICES } from "../support/manifest";
 import { serviceLines } from "../support/stack";
 
 /** Every line of every process that contains one of the secrets, with the secret named by position. */
@@ -19,8 +20,8 @@ export function leaks(lines: string[], secrets: Iterable<string>): string[] {
 export function records(session: Session): { service: string; record: Record<string, unknown> }[] {
   const { launcher, extras } = session.stack;
   const raw = [
-    ...["auth", "gateway"].flatMap((s) =>
-      serviceLines(launcher.lines, s).map((line) => ({ service: s, line })),
+    ...SERVICES.flatMap(({ name }) =>
+      serviceLines(launcher.lines, name).map((line) => ({ service: name, line })),
     ),
     ...extras.flatMap((e) => e.lines.map((line) => ({ service: "gateway", line }))),
   ];

@@ -1,6 +1,14 @@
 // Revocation must reach every gateway process, not only the one that took the DELETE: each keeps
 // authentication answers in memory, and only the token.revoked event tells the others to drop them.
-import { call, createToken, createUser, expectCall, within, type Reply } from "../support/api";
+import {
+  call,
+  createToken,
+  createUser,
+  expectCall,
+  PROPAGATION_MS,
+  within,
+  type Reply,
+} from "../support/api";
 import type { Session } from "../support/session";
 import type { ExtraGateway } from "../support/stack";
 
@@ -45,7 +53,7 @@ export function revocation(session: Session) {
       expect(reply.json).toMatchObject({ username: "root" });
     });
 
-    it("a token revoked through gateway 1 is refused by gateway 2 within 1 s", async () => {
+    it("a token revoked through gateway 1 is refused by gateway 2 as soon as the event arrives", async () => {
       const { url, rootToken } = session.stack;
       const user = await createUser(url, rootToken, session.secrets);
       const { id, token } = await createToken(url, rootToken, user.id, session.secrets);
@@ -57,10 +65,10 @@ export function revocation(session: Session) {
       });
 
       expectRevoked(await call(url, "/api/v4/user", { token }));
-      expectRevoked(await refusedWithin(second.url, token, 1_000));
+      expectRevoked(await refusedWithin(second.url, token, PROPAGATION_MS));
     });
 
-    it("a token revoking itself through gateway 2 is refused by gateway 1 within 1 s", async () => {
+    it("a token revoking itself through gateway 2 is refused by gateway 1 as soon as the event arrives", async () => {
       const { url, rootToken } = session.stack;
       const user = await createUser(url, rootToken, session.secrets);
       const { token } = await createToken(url, rootToken, user.id, session.secrets);
@@ -69,7 +77,7 @@ export function revocation(session: Session) {
       await expectCall(second.url, "/api/v4/personal_access_tokens/self", 204, { token, method: "DELETE" });
 
       expectRevoked(await call(second.url, "/api/v4/user", { token }));
-      expectRevoked(await refusedWithin(url, token, 1_000));
+      expectRevoked(await refusedWithin(url, token, PROPAGATION_MS));
     });
 
     it("a revoked token stays refused on both gateways (through query parameters too)", async () => {
@@ -81,7 +89,7 @@ export function revocation(session: Session) {
         token: rootToken,
         method: "DELETE",
       });
-      await refusedWithin(url, token, 1_000);
+      await refusedWithin(url, token, PROPAGATION_MS);
       for (const base of [url, second.url]) {
         expectRevoked(await call(base, "/api/v4/user", { token }));
         expectRevoked(await call(base, `/api/v4/user?private_token=${encodeURIComponent(token)}`));

@@ -1,5 +1,6 @@
 // Ctrl-C on `npm start`: the launcher stops the services newest first, each shuts down cleanly, and
 // the launcher exits 0. Runs last: nothing answers afterwards.
+import { SERVICES } from "../support/manifest";
 import type { Session } from "../support/session";
 import { serviceLines } from "../support/stack";
 import { leaks, records } from "./logs";
@@ -22,20 +23,23 @@ export function shutdown(session: Session) {
       expect(extra.lines.some((l) => l.includes('"msg":"shutting down"'))).toBe(true);
     });
 
-    it("SIGINT stops the launcher with exit code 0, after both services shut down", async () => {
-      const { launcher, pids } = session.stack;
-      expect(Object.keys(pids).sort()).toEqual(["auth", "gateway"]);
+    it("SIGINT stops the launcher with exit code 0, after every replica of every service shut down", async () => {
+      const { launcher, pids, replicas } = session.stack;
+      const names = SERVICES.map((s) => s.name);
+      expect(Object.keys(pids).sort()).toEqual([...names].sort());
+      for (const name of names) expect(pids[name]).toHaveLength(replicas);
 
       expect(await session.stack.stop()).toEqual({ code: 0, signal: null });
 
       const said = (service: string) =>
-        serviceLines(launcher.lines, service).findIndex((l) => l.includes('"msg":"shutting down"'));
-      expect(said("gateway")).toBeGreaterThanOrEqual(0);
-      expect(said("auth")).toBeGreaterThanOrEqual(0);
-      // Newest first: the gateway stops taking requests before auth goes away.
-      const order = launcher.lines.filter((l) => l.includes('"msg":"shutting down"'));
-      expect(order.map((l) => l.split(" ")[0])).toEqual(["[gateway]", "[auth]"]);
-      for (const pid of Object.values(pids)) expect(alive(pid)).toBe(false);
+        serviceLines(launcher.lines, service).filter((l) => l.includes('"msg":"shutting down"'));
+      for (const name of names) expect(said(name)).toHaveLength(replicas);
+      // Newest first: the gateways stop taking requests before the services behind them go away.
+      const order = launcher.lines
+        .filter((l) => l.includes('"msg":"shutting down"'))
+        .map((l) => l.split(" ")[0]!.replace(/^\[|(#\d+)?\]$/g, ""));
+      expect(order).toEqual([...names].reverse().flatMap((name) => Array(replicas).fill(name)));
+      for (const pid of Object.values(pids).flat()) expect(alive(pid)).toBe(false);
     });
 
     it("no process logged an error, and nothing logged while stopping leaks a secret", () => {

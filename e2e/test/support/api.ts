@@ -52,6 +52,13 @@ export async function expectCall(
   return reply;
 }
 
+/**
+ * How long a test polls for an event to reach every gateway (a revocation, a block). Generous, so a
+ * busy machine does not fail it, yet far below the gateway's 60 s authentication cache: without the
+ * event the condition is never met and the test still fails.
+ */
+export const PROPAGATION_MS = 10_000;
+
 /** Calls `probe` until it returns true or `timeoutMs` passed; resolves with the time it took. */
 export async function within(timeoutMs: number, probe: () => Promise<boolean>): Promise<number> {
   const started = Date.now();

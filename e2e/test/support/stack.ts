@@ -1,24 +1,25 @@
 // The whole Canopy stack, started exactly as a user starts it: `node deploy/start.mjs` (the `npm start`
 // launcher) with its own throwaway database and free ports. Every line any process prints is kept, so
 // tests can read the logs; `stop()` sends Ctrl-C (SIGINT) and reports how the launcher exited.
+// CANOPY_REPLICAS in the environment runs that many of every service, as `npm start` does.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import path from "node:path";
+import { connect } from "nats";
 import { Client } from "pg";
+import { grpcTarget, replicasFromEnv, REPO_ROOT, SERVICES } from "./manifest";
 import { Captured, freePort, waitForStatus, type Exit } from "./process";
 
 export type { Captured, Exit } from "./process";
-
-export const REPO_ROOT = path.resolve(__dirname, "..", "..", "..");
+export { REPO_ROOT } from "./manifest";
 const ADMIN_DATABASE_URL =
   process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
 
-/** Pids of the launcher's children (auth, gateway) by service name, read from /proc. */
-function childPids(launcherPid: number): Record<string, number> {
-  const out: Record<string, number> = {};
+/** Pids of the launcher's children (every replica) by service name, read from /proc. */
+function childPids(launcherPid: number): Record<string, number[]> {
+  const out: Record<string, number[]> = {};
   let children: string[] = [];
   try {
     children = readFileSync(`/proc/${launcherPid}/task/${launcherPid}/children`, "utf8").trim().split(/\s+/);
@@ -28,8 +29,8 @@ function childPids(launcherPid: number): Record<string, number> {
   for (const pid of children.filter(Boolean).map(Number)) {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cmdline.includes("services/auth/dist/main.js")) out.auth = pid;
-      if (cmdline.includes("gateway/dist/main.js")) out.gateway = pid;
+      const service = SERVICES.find((s) => cmdline.includes(s.entry));
+      if (service) (out[service.name] ??= []).push(pid);
     } catch {
       // gone already
     }
@@ -43,17 +44,19 @@ export interface Stack {
   rootToken: string;
   rootPassword: string;
   databaseName: string;
-  /** Health side ports the launcher was told to use. */
-  healthPorts: { auth: number; gateway: number };
+  /** How many of every service run (CANOPY_REPLICAS). */
+  replicas: number;
+  /** Health side ports the launcher was told to use, one per replica, by service name. */
+  healthPorts: Record<string, number[]>;
   /** The launcher, whose output carries every service's lines, prefixed `[auth]`, `[gateway]`. */
   launcher: Captured;
-  /** Pids of the services the launcher started, found once it was ready. */
-  pids: Record<string, number>;
+  /** Pids of the services the launcher started (every replica), found once it was ready. */
+  pids: Record<string, number[]>;
   /** Processes started besides the launcher (extra gateways); their lines count as logs too. */
   extras: Captured[];
   /** Every line of every process so far. */
   allLines(): string[];
-  /** Starts another gateway process against the same auth service, Redis and NATS. */
+  /** Starts another gateway process against the same services, Redis and NATS. */
   startGateway(): Promise<ExtraGateway>;
   /** Ctrl-C: SIGINT to the launcher, then waits for it to exit. */
   stop(): Promise<Exit>;
@@ -80,35 +83,49 @@ export async function startStack(options: { env?: Record<string, string> } = {})
   const databaseUrl = new URL(ADMIN_DATABASE_URL);
   databaseUrl.pathname = `/${databaseName}`;
 
-  const [port, grpcPort, authHealth, gatewayHealth] = await Promise.all([
-    freePort(),
-    freePort(),
-    freePort(),
-    freePort(),
-  ]);
+  const replicas = replicasFromEnv(options.env?.CANOPY_REPLICAS);
+  const freePorts = (count: number) => Promise.all(Array.from({ length: count }, freePort));
+  const port = await freePort();
+  // Every replica's ports pinned (a port variable may list one per replica), so the stack knows them.
+  const healthPorts: Record<string, number[]> = {};
+  const ports: Record<string, string> = {};
+  const addresses: Record<string, string> = {};
+  for (const service of SERVICES) {
+    healthPorts[service.name] = await freePorts(replicas);
+    ports[service.healthPortVariable] = healthPorts[service.name]!.join(",");
+    if (service.grpc) {
+      const grpcPorts = await freePorts(replicas);
+      ports[service.grpc.portVariable] = grpcPorts.join(",");
+      addresses[service.grpc.addressVariable] = grpcTarget(grpcPorts);
+    }
+  }
   const url = `http://127.0.0.1:${port}`;
   const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
   const rootPassword = `pw-${randomBytes(12).toString("base64url")}`;
 
   // The caller's environment (Redis and NATS URLs, OTEL_*, ...) minus what ties this stack together.
   const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/^CANOPY_(?!REDIS_URL$|NATS_URL$|LOG_LEVEL$)/.test(k)),
+    Object.entries(process.env).filter(
+      ([k]) => !/^CANOPY_(?!REDIS_URL$|NATS_URL$|LOG_LEVEL$|REPLICAS$)/.test(k),
+    ),
   );
   const env: Record<string, string | undefined> = {
     ...inherited,
     NO_COLOR: "1",
     CANOPY_SKIP_BUILD: "1",
     CANOPY_DATABASE_URL: databaseUrl.toString(),
+    // NATS is shared by every stack on the machine: this one's settings snapshot has its own bucket.
+    CANOPY_SETTINGS_BUCKET: databaseName,
     CANOPY_PORT: String(port),
     CANOPY_EXTERNAL_URL: url,
-    CANOPY_AUTH_GRPC_PORT: String(grpcPort),
-    CANOPY_AUTH_HEALTH_PORT: String(authHealth),
-    CANOPY_GATEWAY_HEALTH_PORT: String(gatewayHealth),
+    ...ports,
     CANOPY_ROOT_PASSWORD: rootPassword,
     CANOPY_ROOT_TOKEN: rootToken,
     // The refresh-token grace window (30 s by default) shortened so the OAuth suite can wait it out:
     // reuse of a rotated refresh token inside it gets the same new pair, after it revokes the family.
-    CANOPY_OAUTH_REFRESH_GRACE_SECONDS: "2",
+    CANOPY_OAUTH_REFRESH_GRACE_SECONDS: "5",
+    // Every suite signs in from 127.0.0.1 (pages and password grants): more than 10 a minute.
+    CANOPY_RATE_LIMIT_SIGN_IN: "1000",
     ...options.env,
   };
 
@@ -121,7 +138,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     }),
   );
   const extras: Captured[] = [];
-  let pids: Record<string, number> = {};
+  let pids: Record<string, number[]> = {};
   let disposed = false;
 
   const stack: Stack = {
@@ -129,7 +146,8 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     rootToken,
     rootPassword,
     databaseName,
-    healthPorts: { auth: authHealth, gateway: gatewayHealth },
+    replicas,
+    healthPorts,
     launcher,
     get pids() {
       return pids;
@@ -147,7 +165,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
             ...env,
             CANOPY_PORT: String(extraPort),
             CANOPY_HEALTH_PORT: String(healthPort),
-            CANOPY_AUTH_ADDRESS: `127.0.0.1:${grpcPort}`,
+            ...addresses,
           },
           stdio: ["ignore", "pipe", "pipe"],
         }),
@@ -168,7 +186,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
         const exit = await launcher.stop("SIGINT", STOP_TIMEOUT_MS);
         if (exit.signal === "SIGKILL") {
           // The launcher was killed: its children run in their own process group and would linger.
-          for (const pid of Object.values(pids)) {
+          for (const pid of Object.values(pids).flat()) {
             try {
               process.kill(pid, "SIGKILL");
             } catch {
@@ -184,6 +202,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
       } finally {
         await client.end();
       }
+      await dropSettingsBucket(databaseName).catch(() => undefined);
     },
   };
 
@@ -197,8 +216,18 @@ export async function startStack(options: { env?: Record<string, string> } = {})
   return stack;
 }
 
-/** The lines a service wrote through the launcher (`[auth]    {...}`), without the prefix. */
+/** The lines a service's replicas wrote through the launcher (`[auth]  {...}`, `[auth#2] {...}`), without the prefix. */
 export function serviceLines(lines: string[], service: string): string[] {
-  const prefix = new RegExp(`^\\[${service}\\]\\s+`);
+  const prefix = new RegExp(`^\\[${service}(?:#\\d+)?\\]\\s+`);
   return lines.filter((l) => prefix.test(l)).map((l) => l.replace(prefix, ""));
+}
+
+/** Removes a stack's settings KV bucket (the stream KV_<bucket>). */
+async function dropSettingsBucket(bucket: string) {
+  const nc = await connect({ servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(",") });
+  try {
+    await (await nc.jetstreamManager()).streams.delete(`KV_${bucket}`);
+  } finally {
+    await nc.close();
+  }
 }

@@ -50,15 +50,20 @@ export interface RateLimitSettings {
 export interface RateLimits {
   authenticated(ctx: Context, userId: number): Promise<void>;
   unauthenticated(ctx: Context): Promise<void>;
-  /** OAuth endpoints: counted per IP, and per client when one is named. */
+  /** OAuth endpoints, before the request is served: counted per IP; refused if the client's budget is spent. */
   oauth(ctx: Context, clientId?: string): Promise<void>;
+  /**
+   * After the auth service said the request proved the client with its secret: counts it for that
+   * client. Requests that merely name a client_id are never counted, or anyone could lock a client out.
+   */
+  oauthClient(clientId: string): Promise<void>;
   signIn(ctx: Context): Promise<void>;
 }
 
 export function rateLimits(redis: RedisClient, settings: RateLimitSettings): RateLimits {
   const budget = (name: string, points: number) => {
     const rl = limiter(redis, settings.keyPrefix, name, points);
-    return async (key: string) => {
+    const consume = async (key: string) => {
       try {
         await rl.consume(key);
       } catch (res) {
@@ -66,6 +71,16 @@ export function rateLimits(redis: RedisClient, settings: RateLimitSettings): Rat
         throw res;
       }
     };
+    /** Refuses once the key's budget is spent, without spending any. */
+    consume.check = async (key: string) => {
+      const res = await rl.get(key);
+      if (res && res.consumedPoints >= points) throw throttled(name, points, res);
+    };
+    /** Spends one point for a request already served: it is never refused afterwards. */
+    consume.count = async (key: string) => {
+      await rl.penalty(key, 1);
+    };
+    return consume;
   };
   const byUser = budget("throttle_authenticated_api", settings.perUser);
   const byIp = budget("throttle_unauthenticated_api", settings.perIp);
@@ -77,8 +92,9 @@ export function rateLimits(redis: RedisClient, settings: RateLimitSettings): Rat
     unauthenticated: (ctx) => byIp(`ip:${ctx.ip}`),
     oauth: async (ctx, clientId) => {
       await oauthByIp(`ip:${ctx.ip}`);
-      if (clientId) await oauthByClient(`client:${clientId}`);
+      if (clientId) await oauthByClient.check(`client:${clientId}`);
     },
+    oauthClient: (clientId) => oauthByClient.count(`client:${clientId}`),
     signIn: (ctx) => signInByIp(`ip:${ctx.ip}`),
   };
 }

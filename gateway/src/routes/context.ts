@@ -1,6 +1,6 @@
 import type { Context } from "koa";
 import type { PromiseClient, RedisClient } from "@canopy/kit";
-import type { auth, common, oauth } from "@canopy/protos";
+import type { auth, common, oauth, settings } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { GatewayConfig } from "../config";
 import { normalizeKeys } from "../http/params";
@@ -11,6 +11,7 @@ export interface RouteDeps {
   config: GatewayConfig;
   auth: PromiseClient<typeof auth.AuthServiceService>;
   oauth: PromiseClient<typeof oauth.OAuthServiceService>;
+  settings: PromiseClient<typeof settings.SettingsServiceService>;
   cache: AuthenticationCache;
   redis: RedisClient;
   limits: RateLimits;

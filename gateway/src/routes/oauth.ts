@@ -23,8 +23,11 @@ export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps)
   router.all("/oauth/token", async (ctx) => {
     if (allowCors(ctx, "POST") || !allowMethod(ctx, "POST")) return;
     const p = rawParams(ctx);
-    const client = clientCredentials(ctx, p);
-    await limits.oauth(ctx, client.clientId);
+    const { client, refusal } = clientCredentials(ctx, p);
+    await limits.oauth(ctx, client?.clientId);
+    // A password guess is a sign-in: it spends from the same per-IP budget as the sign-in page.
+    if (text(p.grant_type) === "password") await limits.signIn(ctx);
+    if (refusal) return sendOAuthError(ctx, refusal);
     const reply = await oauth.token({
       grantType: text(p.grant_type),
       client,
@@ -38,6 +41,7 @@ export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps)
       nonce: text(p.nonce),
       present: TOKEN_PARAMS.filter((k) => p[k] !== undefined),
     });
+    if (reply.clientAuthenticated) await limits.oauthClient(client.clientId);
     if (reply.error) return sendOAuthError(ctx, reply.error);
     // Blank fields are left out, as Doorkeeper does (no refresh_token for client credentials).
     const body = {
@@ -55,14 +59,16 @@ export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps)
   router.all("/oauth/revoke", async (ctx) => {
     if (allowCors(ctx, "POST") || !allowMethod(ctx, "POST")) return;
     const p = rawParams(ctx);
-    const client = clientCredentials(ctx, p);
-    await limits.oauth(ctx, client.clientId);
+    const { client, refusal } = clientCredentials(ctx, p);
+    await limits.oauth(ctx, client?.clientId);
+    if (refusal) return sendOAuthError(ctx, refusal);
     if (!text(p.token)) return sendOAuthError(ctx, missing("token"));
     const reply = await oauth.revoke({
       token: text(p.token),
       tokenTypeHint: text(p.token_type_hint),
       client,
     });
+    if (reply.clientAuthenticated) await limits.oauthClient(client.clientId);
     if (reply.error?.error === "unauthorized_client") {
       // GitLab's revocation renderer: 403 and no WWW-Authenticate.
       return sendOAuthJson(ctx, 403, {
@@ -77,8 +83,9 @@ export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps)
   router.all("/oauth/introspect", async (ctx) => {
     if (!allowMethod(ctx, "POST")) return;
     const p = rawParams(ctx);
-    const client = clientCredentials(ctx, p);
-    await limits.oauth(ctx, client.clientId);
+    const { client, refusal } = clientCredentials(ctx, p);
+    await limits.oauth(ctx, client?.clientId);
+    if (refusal) return sendOAuthError(ctx, refusal);
     if (!text(p.token)) return sendOAuthError(ctx, missing("token"));
     const bearer = /^Bearer\s+(.+)$/i.exec(ctx.get("Authorization"))?.[1]?.trim() ?? "";
     const r = await oauth.introspect({
@@ -87,6 +94,7 @@ export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps)
       client,
       bearerToken: bearer,
     });
+    if (r.clientAuthenticated) await limits.oauthClient(client.clientId);
     if (r.error) return sendOAuthError(ctx, r.error);
     if (!r.active) return sendOAuthJson(ctx, 200, { active: false });
     sendOAuthJson(ctx, 200, {

@@ -11,6 +11,7 @@ import { sendPage } from "./respond";
 import { applicationRoutes } from "./routes/applications";
 import { authorizeRoutes } from "./routes/authorize";
 import { signInRoutes } from "./routes/sign-in";
+import { twoFactorRoutes } from "./routes/two-factor";
 import { SessionStore } from "./session";
 
 // A line under the heading for the errors a person can do something about.
@@ -52,7 +53,7 @@ function koaError(err: unknown) {
 }
 
 /**
- * The server-rendered pages: sign-in, applications, the OAuth authorization page. Each request gets
+ * The server-rendered pages: sign-in, applications, the OAuth authorization page, two-factor set-up. Each request gets
  * its session loaded, and every state-changing one must carry the session's CSRF token, which a
  * form-encoded DELETE (the consent page's "Deny") carries in its body: it is parsed here unless the
  * app's body parser already did.
@@ -74,5 +75,6 @@ export function webRoutes(deps: RouteDeps & { log: Logger }) {
   signInRoutes(router, web);
   applicationRoutes(router, web);
   authorizeRoutes(router, web);
+  twoFactorRoutes(router, web);
   return router.routes();
 }

@@ -12,14 +12,24 @@ export function formActionSourceOf(uri: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol === "http:" || url.protocol === "https:") return url.origin;
-  // A custom scheme (myapp://callback) is allowed as a scheme source; its syntax holds no CSP delimiters.
-  return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) ? url.protocol.toLowerCase() : undefined;
+  // A custom scheme (myapp://callback) is allowed as a scheme source.
+  const source = url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+  return isSafeSource(source) ? source.toLowerCase() : undefined;
 }
+
+/**
+ * CSP source expressions (host-source with an optional port, or scheme-source) in a strict form. The
+ * URL parser keeps characters such as `;`, `,` and `'` in a host ("http://x;sandbox"), and these would
+ * end the directive and start new ones in the header, so anything else is left out of the policy.
+ */
+const SAFE_SOURCE =
+  /^(?:https?:\/\/(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?|[a-z][a-z0-9+.-]*:)$/i;
+const isSafeSource = (source: string) => SAFE_SOURCE.test(source);
 
 /** The headers every page and redirect of the web UI carries. */
 export function setPageHeaders(ctx: Context, formActions: string[] = []) {
-  const formAction = ["'self'", ...new Set(formActions)].join(" ");
+  // Sources come from request parameters: only well-formed ones ever reach the header.
+  const formAction = ["'self'", ...new Set(formActions.filter(isSafeSource))].join(" ");
   ctx.set({
     "X-Frame-Options": "DENY",
     "Content-Security-Policy": `default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,

@@ -20,6 +20,12 @@ export interface SessionData {
   returnTo?: string;
   /** A one-time message for the next page ("The application was deleted."). */
   notice?: string;
+  /**
+   * Half signed in: this user's password was right and the two-factor code is still to come
+   * (milliseconds since the epoch when the password was accepted).
+   */
+  otpUserId?: number;
+  otpStartedAt?: number;
 }
 
 export interface Session {

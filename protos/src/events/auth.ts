@@ -22,6 +22,11 @@ export const AUTH_EVENTS = {
   userUnblocked: kind("user.unblocked", "UserUnblocked", events.UserUnblocked),
   userDeleted: kind("user.deleted", "UserDeleted", events.UserDeleted),
   tokenRevoked: kind("token.revoked", "TokenRevoked", events.TokenRevoked),
+  applicationSettingsUpdated: kind(
+    "settings.updated",
+    "ApplicationSettingsUpdated",
+    events.ApplicationSettingsUpdated,
+  ),
 } as const;
 
 /** Every subject the auth context publishes on, for consumers that want all of them. */

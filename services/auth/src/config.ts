@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseConfigSchema, loadConfig } from "@canopy/kit";
+import { baseConfigSchema, loadConfig, settingsBucketConfig } from "@canopy/kit";
 
 const flag = (fallback: boolean) =>
   z
@@ -56,6 +56,7 @@ export const authConfigSchema = baseConfigSchema.extend({
   /** Issuer of ID tokens and base of redirects: the public URL of the gateway. */
   CANOPY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
   ...oauthSettings,
+  ...settingsBucketConfig,
 });
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;

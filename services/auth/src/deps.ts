@@ -1,4 +1,4 @@
-import type { Logger, Pool } from "@canopy/kit";
+import type { ApplicationSettingsMirror, Logger, Pool } from "@canopy/kit";
 import type { AuthConfig } from "./config";
 
 /** What commands and finders need; built by service.ts when the service starts. */
@@ -8,4 +8,6 @@ export interface Deps {
   /** Key for token digests (see secrets.ts). */
   tokenKey: Buffer;
   config: AuthConfig;
+  /** Writes each new settings snapshot to the KV bucket other services read. */
+  settingsMirror: ApplicationSettingsMirror;
 }

@@ -8,6 +8,7 @@ import {
   startOAuthHarness,
   type App,
   type OAuthHarness,
+  PROVED,
 } from "./oauth-support";
 
 // grant_type=client_credentials: the application itself, proven by its secret; a token of no user,
@@ -29,6 +30,7 @@ describe("client_credentials", () => {
   it("issues a Bearer token with the default scope api and no refresh token", async () => {
     const reply = await grant();
     expect(reply).toEqual({
+      ...PROVED,
       accessToken: expect.stringMatching(HEX64),
       tokenType: "Bearer",
       expiresIn: 7200,

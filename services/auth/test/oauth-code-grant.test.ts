@@ -17,6 +17,7 @@ import {
   startOAuthHarness,
   type App,
   type OAuthHarness,
+  PROVED,
 } from "./oauth-support";
 
 // POST /oauth/token with grant_type=authorization_code: every row of the reference's outcome table,
@@ -52,6 +53,7 @@ describe("Token: the grant type", () => {
   ])("refuses %s", async (_what, grantType, error) => {
     const reply = await h.oauth.token({ grantType, client: a.client() });
     expect(reply).toEqual({
+      ...PROVED,
       error,
       accessToken: "",
       tokenType: "",
@@ -168,6 +170,7 @@ describe("authorization_code: success", () => {
     const before = Math.floor(Date.now() / 1000);
     const reply = await exchange(h, a, await codeFor(h, a, user, { scope: "read_user api" }));
     expect(reply).toEqual({
+      ...PROVED,
       accessToken: expect.stringMatching(HEX64),
       tokenType: "Bearer",
       expiresIn: 7200,

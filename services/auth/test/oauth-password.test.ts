@@ -49,9 +49,9 @@ describe("password grant: success", () => {
 
   it("takes the email as the username, and any server scope when no client is sent", async () => {
     const { user } = await newUser(h);
-    const reply = await grant(user.email.toUpperCase(), { scope: "read_user sudo" });
+    const reply = await grant(user.email.toUpperCase(), { scope: "read_user write_repository" });
     expect(reply.error).toBeUndefined();
-    expect(reply.scope).toBe("read_user sudo");
+    expect(reply.scope).toBe("read_user write_repository");
   });
 
   it("accepts a public client's client_id alone; the token belongs to that application", async () => {

@@ -15,6 +15,7 @@ import {
   tokensFor,
   type App,
   type OAuthHarness,
+  PROVED,
 } from "./oauth-support";
 
 // grant_type=refresh_token: rotation on every use, narrowing the scope, which client may refresh,
@@ -43,6 +44,7 @@ describe("refresh_token: rotation", () => {
     const old = await pairFor();
     const fresh = await refresh(old.refreshToken);
     expect(fresh).toEqual({
+      ...PROVED,
       accessToken: expect.stringMatching(HEX64),
       tokenType: "Bearer",
       expiresIn: 7200,
@@ -63,14 +65,28 @@ describe("refresh_token: rotation", () => {
     expect(await refusalOf(h, fresh.accessToken)).toBe(auth.Refusal.REFUSAL_REVOKED);
   });
 
-  it("narrows the scope on request; a wider scope is invalid_scope and costs nothing", async () => {
+  it("narrows the access token's scope on request; a wider scope is invalid_scope and costs nothing", async () => {
     const old = await pairFor();
     expect((await refresh(old.refreshToken, { scope: "api sudo" })).error).toEqual(INVALID_SCOPE);
     expect((await refresh(old.refreshToken, { scope: "api\tread_user" })).error).toEqual(INVALID_SCOPE);
     const narrowed = await refresh(old.refreshToken, { scope: "read_user" });
     expect(narrowed.scope).toBe("read_user");
     expect((await h.auth.authenticate({ token: narrowed.accessToken })).actor!.scopes).toEqual(["read_user"]);
-    expect((await refresh(narrowed.refreshToken, { scope: "read_user api" })).error).toEqual(INVALID_SCOPE);
+    expect((await refresh(narrowed.refreshToken, { scope: "read_user api sudo" })).error).toEqual(
+      INVALID_SCOPE,
+    );
+  });
+
+  it("keeps the refresh token's original scope after a narrowing refresh (RFC 6749 §6)", async () => {
+    const old = await pairFor();
+    const narrowed = await refresh(old.refreshToken, { scope: "read_user" });
+    expect(narrowed.scope).toBe("read_user");
+    // The narrowed refresh token still carries the grant: asking again for all of it, or for nothing, works.
+    const widened = await refresh(narrowed.refreshToken, { scope: "read_user api" });
+    expect(widened.error).toBeUndefined();
+    expect(widened.scope).toBe("read_user api");
+    const again = await refresh((await refresh(widened.refreshToken, { scope: "api" })).refreshToken);
+    expect(again.scope.split(" ").sort()).toEqual(["api", "read_user"]);
   });
 
   it("slides the refresh token's expiry: 30 days from each refresh", async () => {
@@ -117,7 +133,7 @@ describe("refresh_token: refusals", () => {
 
   it("refuses a revoked refresh token", async () => {
     const pair = await pairFor();
-    expect(await h.oauth.revoke({ token: pair.accessToken, client: a.client() })).toEqual({});
+    expect(await h.oauth.revoke({ token: pair.accessToken, client: a.client() })).toEqual(PROVED);
     expect((await refresh(pair.refreshToken)).error).toEqual(INVALID_GRANT);
   });
 

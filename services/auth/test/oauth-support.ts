@@ -56,6 +56,9 @@ export const INVALID_CLIENT = err("invalid_client", E.invalidClient);
 export const INVALID_GRANT = err("invalid_grant", E.invalidGrant);
 export const INVALID_SCOPE = err("invalid_scope", E.invalidScope);
 
+/** What a reply to a request that proved its client with the secret carries (the gateway's rate-limit cue). */
+export const PROVED = { clientAuthenticated: true } as const;
+
 export const EXTERNAL_URL = "https://canopy.test";
 
 export interface OAuthHarness {

@@ -16,6 +16,7 @@ import {
   tokensFor,
   type App,
   type OAuthHarness,
+  PROVED,
 } from "./oauth-support";
 
 // The companions of /oauth/token: /oauth/token/info, /oauth/revoke (RFC 7009) and /oauth/introspect
@@ -101,13 +102,13 @@ describe("Revoke", () => {
     h.oauth.revoke({ token, client, tokenTypeHint });
 
   it("answers success for an unknown token, with or without a client", async () => {
-    expect(await revoke("12345", a.client())).toEqual({});
+    expect(await revoke("12345", a.client())).toEqual(PROVED);
     expect(await revoke("f".repeat(64))).toEqual({});
   });
 
   it("revokes its own application's token, the refresh token with it", async () => {
     const p = await pair();
-    expect(await revoke(p.accessToken, a.client())).toEqual({});
+    expect(await revoke(p.accessToken, a.client())).toEqual(PROVED);
     expect(await revokedAt(p.accessToken)).toBe(true);
     const refreshed = await h.oauth.token({
       grantType: "refresh_token",
@@ -120,15 +121,18 @@ describe("Revoke", () => {
   it("revokes the row of a refresh token, with the hint or without", async () => {
     for (const hint of ["refresh_token", ""]) {
       const p = await pair();
-      expect(await revoke(p.refreshToken, a.client(), hint)).toEqual({});
+      expect(await revoke(p.refreshToken, a.client(), hint)).toEqual(PROVED);
       expect(await revokedAt(p.accessToken)).toBe(true);
     }
   });
 
   it("refuses another application's token, and a confidential application's token without a client", async () => {
     const p = await pair();
-    expect(await revoke(p.accessToken, b.client())).toEqual({ error: NOT_YOURS });
-    expect(await revoke(p.refreshToken, b.client(), "refresh_token")).toEqual({ error: NOT_YOURS });
+    expect(await revoke(p.accessToken, b.client())).toEqual({ ...PROVED, error: NOT_YOURS });
+    expect(await revoke(p.refreshToken, b.client(), "refresh_token")).toEqual({
+      ...PROVED,
+      error: NOT_YOURS,
+    });
     expect(await revoke(p.accessToken)).toEqual({ error: NOT_YOURS });
     expect(await refusalOf(h, p.accessToken)).toBe(auth.Refusal.REFUSAL_UNSPECIFIED);
   });
@@ -176,6 +180,7 @@ describe("Introspect", () => {
     const p = await pair();
     const answer = await introspect(p.accessToken, { client: a.client() });
     expect(answer).toEqual({
+      ...PROVED,
       active: true,
       scope: "api read_user",
       clientId: a.app.uid,
@@ -216,16 +221,16 @@ describe("Introspect", () => {
 
   it("says only active: false for another application's, a revoked, an expired or an unknown token", async () => {
     const p = await pair();
-    expect(await introspect(p.accessToken, { client: b.client() })).toEqual(INACTIVE);
+    expect(await introspect(p.accessToken, { client: b.client() })).toEqual({ ...INACTIVE, ...PROVED });
     const bToken = (await h.oauth.token({ grantType: "client_credentials", client: b.client() })).accessToken;
     expect(await introspect(p.accessToken, { bearerToken: bToken })).toEqual(INACTIVE);
-    expect(await introspect("0".repeat(64), { client: a.client() })).toEqual(INACTIVE);
+    expect(await introspect("0".repeat(64), { client: a.client() })).toEqual({ ...INACTIVE, ...PROVED });
     const revoked = await pair();
     await h.oauth.revoke({ token: revoked.accessToken, client: a.client() });
-    expect(await introspect(revoked.accessToken, { client: a.client() })).toEqual(INACTIVE);
+    expect(await introspect(revoked.accessToken, { client: a.client() })).toEqual({ ...INACTIVE, ...PROVED });
     const expired = await pair();
     await ageToken(h, expired.accessToken, 7200);
-    expect(await introspect(expired.accessToken, { client: a.client() })).toEqual(INACTIVE);
+    expect(await introspect(expired.accessToken, { client: a.client() })).toEqual({ ...INACTIVE, ...PROVED });
   });
 
   it("lets a bearer of no application look only at tokens of no application", async () => {

@@ -53,6 +53,10 @@ export const AUTH_REQUESTS = {
   listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
   getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
   revokePersonalAccessToken: auth.RevokePersonalAccessTokenRequest,
+  prepareTwoFactor: auth.PrepareTwoFactorRequest,
+  enableTwoFactor: auth.EnableTwoFactorRequest,
+  disableTwoFactor: auth.DisableTwoFactorRequest,
+  verifySignInCode: auth.VerifySignInCodeRequest,
 };
 
 /** A real client of `service`'s AuthService, requests filled with defaults. */

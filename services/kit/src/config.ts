@@ -8,6 +8,20 @@ export const baseConfigSchema = z.object({
   CANOPY_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Port of the side HTTP server (liveness, readiness, metrics); 0 picks a free one. */
   CANOPY_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),
+  /** Interface the side HTTP server binds; a pod sets 0.0.0.0 so probes and scrapes reach it. */
+  CANOPY_HEALTH_HOST: z.string().default("127.0.0.1"),
+  /** Interface a service's gRPC server binds; a pod sets 0.0.0.0 (calls are still authenticated). */
+  CANOPY_GRPC_HOST: z.string().default("127.0.0.1"),
+  /** Local state (the shared call-signing key); default `$XDG_STATE_HOME/canopy` or `~/.local/state/canopy`. */
+  CANOPY_STATE_DIR: z.string().optional(),
+  /** Gateway only: Ed25519 private key (PEM PKCS#8, or base64 of it) that signs every gRPC call. */
+  CANOPY_GATEWAY_SIGNING_KEY: z.string().optional(),
+  /** Services: the matching public key (PEM SPKI, or base64 of it); calls it does not verify are refused. */
+  CANOPY_GATEWAY_VERIFY_KEY: z.string().optional(),
+  /** Mutual TLS for gRPC (all three or none): files of the CA, this process's certificate and its key. */
+  CANOPY_GRPC_TLS_CA: z.string().optional(),
+  CANOPY_GRPC_TLS_CERT: z.string().optional(),
+  CANOPY_GRPC_TLS_KEY: z.string().optional(),
 });
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;

@@ -40,6 +40,7 @@ const json = (res: http.ServerResponse, code: number, body: unknown) => {
 /**
  * The side port every process has: `/-/liveness` (the event loop answers), `/-/readiness` (its own
  * dependencies answer; 503 names those that do not, and while shutting down) and `/metrics`.
+ * Loopback unless `host` says otherwise: metrics are not for the whole network.
  */
 export async function startHealthServer(options: { port: number; checks: ReadinessCheck[]; host?: string }) {
   let stopping = false;
@@ -57,7 +58,7 @@ export async function startHealthServer(options: { port: number; checks: Readine
     }
     json(res, 404, { error: "404 Not Found" });
   });
-  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? "0.0.0.0", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port, options.host ?? "127.0.0.1", resolve));
   return {
     port: (server.address() as AddressInfo).port,
     /** Readiness answers 503 from now on, so load balancers stop sending traffic. */

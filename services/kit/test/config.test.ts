@@ -26,6 +26,8 @@ describe("loadConfig", () => {
       CANOPY_NATS_URL: "nats://127.0.0.1:4222",
       CANOPY_LOG_LEVEL: "info",
       CANOPY_HEALTH_PORT: 0,
+      CANOPY_HEALTH_HOST: "127.0.0.1",
+      CANOPY_GRPC_HOST: "127.0.0.1",
     });
   });
 

@@ -1,7 +1,7 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
 import type { oauth } from "@canopy/protos";
-import { field, formBody, requireWebUser, type WebDeps, type WebUser } from "../context";
+import { currentUser, field, formBody, requireWebUser, type WebDeps, type WebUser } from "../context";
 import { consentPage } from "../pages/consent";
 import { errorPage } from "../pages/error";
 import { formActionSourceOf, redirectTo, sendPage } from "../respond";
@@ -28,10 +28,15 @@ function requestFields(ctx: Context): RequestFields {
   return Object.fromEntries(REQUEST_FIELDS.map((name) => [name, field(source, name)])) as RequestFields;
 }
 
-function authorizeRequest(fields: RequestFields, user: WebUser, approved = false): oauth.AuthorizeRequest {
-  const { signedInAt } = user.session.data;
+function authorizeRequest(
+  fields: RequestFields,
+  user: WebUser | undefined,
+  approved = false,
+  prompt = "",
+): oauth.AuthorizeRequest {
+  const signedInAt = user?.session.data.signedInAt;
   return {
-    actor: user.actor,
+    actor: user?.actor,
     clientId: fields.client_id,
     redirectUri: fields.redirect_uri,
     responseType: fields.response_type,
@@ -43,6 +48,7 @@ function authorizeRequest(fields: RequestFields, user: WebUser, approved = false
     responseMode: fields.response_mode,
     authTime: signedInAt ? new Date(signedInAt) : undefined,
     approved,
+    prompt,
   };
 }
 
@@ -50,11 +56,11 @@ function authorizeRequest(fields: RequestFields, user: WebUser, approved = false
  * An error the client must not be sent to (unknown client, unregistered redirect URI): a page, with
  * 400 rather than GitLab's 200 so nothing mistakes it for success.
  */
-function showError(ctx: Context, user: WebUser, error: oauth.OAuthError | undefined) {
+function showError(ctx: Context, user: WebUser | undefined, error: oauth.OAuthError | undefined) {
   const page = errorPage({
     heading: "An error has occurred",
     pre: error?.description || "The authorization request is invalid.",
-    username: user.user.username,
+    username: user?.user.username,
   });
   sendPage(ctx, 400, page);
 }
@@ -69,16 +75,21 @@ export function authorizeRoutes(router: Router, deps: WebDeps) {
   const { oauth: client } = deps;
 
   router.get("/oauth/authorize", async (ctx) => {
-    // Anonymous: sign in first, then come back to this very request.
-    const user = await requireWebUser(ctx, deps);
-    if (!user) return;
     const fields = requestFields(ctx);
-    const request = authorizeRequest(fields, user);
+    const prompt = field(ctx.query, "prompt");
+    // prompt=none never shows a page (OIDC Core §3.1.2.6): without a session the client hears
+    // login_required. Otherwise an anonymous visitor signs in first, then comes back to this request.
+    const silent = prompt.split(" ").includes("none");
+    const user = silent ? await currentUser(ctx, deps) : await requireWebUser(ctx, deps);
+    if (!user && !silent) return;
+    const request = authorizeRequest(fields, user, false, prompt);
     const pre = await client.preAuthorize(request);
     if (pre.error) {
       if (pre.errorRedirect) return redirectTo(ctx, pre.errorRedirect);
       return showError(ctx, user, pre.error);
     }
+    // The service answers prompt=none without a user with an error; this guards the consent page all the same.
+    if (!user) return showError(ctx, undefined, undefined);
     if (pre.skipConsent) return follow(ctx, user, await client.authorize({ ...request, approved: true }));
     const page = consentPage({
       username: user.user.username,

@@ -1,22 +1,34 @@
 import type Router from "@koa/router";
 import type { Context } from "koa";
-import { oauth } from "@canopy/protos";
+import { auth, oauth } from "@canopy/protos";
 import { currentUser, ensureSession, field, formBody, type WebDeps } from "../context";
 import { homePage } from "../pages/home";
 import { signInPage } from "../pages/sign-in";
+import { signInCodePage } from "../pages/sign-in-code";
 import { signOutPage } from "../pages/sign-out";
 import { formActionSourceOf, redirectTo, sendPage } from "../respond";
 import { safeReturnPath } from "../return-to";
-import { sessionOf } from "../session";
+import { sessionOf, type Session } from "../session";
 
 const AFTER_SIGN_IN = "/profile/applications";
+/** How long the code page stays valid after the password was accepted. */
+const CODE_STEP_MS = 10 * 60_000;
 
-// GitLab's flash texts (Devise locale and GitLab's overrides).
+// GitLab's flash texts (Devise locale and GitLab's overrides). A locked account gets the same text as
+// a wrong password (Devise's paranoid mode): the answer must not tell which accounts exist or are locked.
+const INVALID = "Invalid login or password.";
+const BLOCKED =
+  "Your account has been blocked. Please contact your GitLab administrator if you think this is an error.";
 const REFUSALS: Record<number, string> = {
-  [oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID]: "Invalid login or password.",
-  [oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED]: "Your account is locked.",
-  [oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED]:
-    "Your account has been blocked. Please contact your GitLab administrator if you think this is an error.",
+  [oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID]: INVALID,
+  [oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED]: INVALID,
+  [oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED]: BLOCKED,
+};
+const INVALID_CODE = "Invalid two-factor code.";
+// Past the password the user has proven who they are: GitLab then says why (locked_user_redirect).
+const CODE_REFUSALS: Record<number, string> = {
+  [auth.SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED]: "Your account is locked.",
+  [auth.SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED]: BLOCKED,
 };
 
 /**
@@ -30,15 +42,67 @@ function formActionsAfter(returnTo: string | undefined): string[] {
   return source ? [source] : [];
 }
 
-/** The user's `{login, password}` from GitLab's `user[login]` form names, or plain `login`. */
+/** GitLab's `user[login]`, `user[password]` and `user[otp_attempt]` form names, or the plain ones. */
 function credentials(ctx: Context) {
   const body = formBody(ctx);
   const nested = typeof body.user === "object" && body.user !== null ? body.user : body;
-  return { login: field(nested, "login"), password: field(nested, "password") };
+  return {
+    login: field(nested, "login"),
+    password: field(nested, "password"),
+    /** Undefined when the form is the password form. */
+    otpAttempt: "otp_attempt" in nested ? field(nested, "otp_attempt") : undefined,
+  };
 }
 
+const awaitingCode = (session: Session) =>
+  Boolean(session.data.otpUserId && Date.now() - (session.data.otpStartedAt ?? 0) < CODE_STEP_MS);
+
 export function signInRoutes(router: Router, deps: WebDeps) {
-  const { oauth: client, sessions, limits } = deps;
+  const { oauth: client, auth: authClient, sessions, limits } = deps;
+
+  /** The sign-in is complete: a new session id for the signed-in user, and on to where they were going. */
+  async function finish(ctx: Context, session: Session, userId: number) {
+    const target = safeReturnPath(session.data.returnTo) ?? AFTER_SIGN_IN;
+    await sessions.regenerate(ctx, session, { userId, signedInAt: Date.now() });
+    redirectTo(ctx, target);
+  }
+
+  /** Back to the password form, the half sign-in forgotten. */
+  async function restart(ctx: Context, session: Session, alert?: string) {
+    const { returnTo } = session.data;
+    const fresh = await sessions.regenerate(ctx, session, { userId: 0, signedInAt: 0, returnTo });
+    sendPage(ctx, 200, signInPage({ csrf: fresh.data.csrf, alert }), formActionsAfter(returnTo));
+  }
+
+  async function passwordStep(ctx: Context, session: Session) {
+    const { login, password } = credentials(ctx);
+    const answer = await client.signIn({ login, password });
+    if (!answer.user) {
+      const alert = REFUSALS[answer.refusal] ?? INVALID;
+      const page = signInPage({ csrf: session.data.csrf, login, alert });
+      return sendPage(ctx, 200, page, formActionsAfter(session.data.returnTo));
+    }
+    if (!answer.user.twoFactorEnabled) return finish(ctx, session, answer.user.id);
+    // Half signed in: the code is asked in a new session (an id planted before the password is worthless).
+    const half = await sessions.regenerate(ctx, session, {
+      userId: 0,
+      signedInAt: 0,
+      returnTo: session.data.returnTo,
+      otpUserId: answer.user.id,
+      otpStartedAt: Date.now(),
+    });
+    sendPage(ctx, 200, signInCodePage({ csrf: half.data.csrf }), formActionsAfter(half.data.returnTo));
+  }
+
+  async function codeStep(ctx: Context, session: Session, code: string) {
+    if (!awaitingCode(session)) return restart(ctx, session);
+    const answer = await authClient.verifySignInCode({ userId: session.data.otpUserId!, code });
+    if (answer.user) return finish(ctx, session, answer.user.id);
+    const refusal = CODE_REFUSALS[answer.refusal];
+    if (refusal) return restart(ctx, session, refusal);
+    const page = signInCodePage({ csrf: session.data.csrf, alert: INVALID_CODE });
+    sendPage(ctx, 200, page, formActionsAfter(session.data.returnTo));
+  }
 
   router.get("/", async (ctx) => {
     const found = await currentUser(ctx, deps);
@@ -60,19 +124,12 @@ export function signInRoutes(router: Router, deps: WebDeps) {
   });
 
   router.post("/users/sign_in", async (ctx) => {
-    // The CSRF check has run, so a session exists; throttling comes before any password is checked.
+    // The CSRF check has run, so a session exists; throttling comes before any password or code is checked.
     const session = sessionOf(ctx)!;
     await limits.signIn(ctx);
-    const { login, password } = credentials(ctx);
-    const answer = await client.signIn({ login, password });
-    if (!answer.user) {
-      const alert = REFUSALS[answer.refusal] ?? REFUSALS[oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID];
-      const page = signInPage({ csrf: session.data.csrf, login, alert });
-      return sendPage(ctx, 200, page, formActionsAfter(session.data.returnTo));
-    }
-    const target = safeReturnPath(session.data.returnTo) ?? AFTER_SIGN_IN;
-    await sessions.regenerate(ctx, session, { userId: answer.user.id, signedInAt: Date.now() });
-    redirectTo(ctx, target);
+    const { otpAttempt } = credentials(ctx);
+    if (otpAttempt !== undefined) return codeStep(ctx, session, otpAttempt);
+    return passwordStep(ctx, session);
   });
 
   router.get("/users/sign_out", async (ctx) => {

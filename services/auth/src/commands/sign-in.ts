@@ -1,49 +1,83 @@
+import { auth, oauth } from "@canopy/protos";
 import { passwordMatches, spendVerification } from "../domain/passwords";
-import { oauth } from "@canopy/protos";
+import { looksLikeTotpCode, totpStep } from "../domain/totp";
 import type { Deps } from "../deps";
-import { findUserByLogin, toUser } from "../store/users";
+import { lockedUntil, recordFailedAttempt, recordSignIn } from "../store/sign-in-attempts";
+import * as twoFactor from "../store/two-factor";
+import { findUserById, findUserByLogin, toUser, type UserRow } from "../store/users";
+import { openSecret, recoveryCodeDigest } from "./two-factor";
 
 /**
  * Checks a username-or-email and password; used by the sign-in page and the password grant. Failed
  * attempts are counted per account; after CANOPY_SIGN_IN_MAX_ATTEMPTS the account is locked for
  * CANOPY_SIGN_IN_LOCK_MINUTES, during which even the right password is refused.
+ *
+ * Every answer costs one argon2 verification, made before anything about the account is decided:
+ * otherwise an unknown or locked account answers sooner than a wrong password and tells which it is.
+ *
+ * For a user with two-factor authentication the right password is only half: the user comes back
+ * (with `twoFactorEnabled`) but the sign-in is not recorded and the failure count is not reset until
+ * verifySignInCode accepts a code, so the password cannot be used to buy more guesses at the code.
  */
 export async function verifyPassword(deps: Deps, login: string, password: string) {
   const user = login ? await findUserByLogin(deps.pool, login) : undefined;
-  if (!user || !user.password_hash) {
-    await spendVerification(password);
-    return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
-  }
-  const { rows } = await deps.pool.query<{ locked_until: Date | null }>(
-    "SELECT locked_until FROM users WHERE id = $1 AND locked_until > now()",
-    [user.id],
-  );
-  if (rows[0])
-    return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED, lockedUntil: rows[0].locked_until! };
-  if (!(await passwordMatches(user.password_hash, password))) return recordFailure(deps, user.id);
+  const matches =
+    user?.password_hash && password
+      ? await passwordMatches(user.password_hash, password)
+      : await spendVerification(password);
+  if (!user || !user.password_hash) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
+  const locked = await lockedUntil(deps.pool, user.id);
+  if (locked) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED, lockedUntil: locked };
+  if (!matches) return failed(deps, user.id);
   if (user.state !== "active") return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
-  await deps.pool.query(
-    "UPDATE users SET failed_attempts = 0, locked_until = NULL, last_sign_in_at = now() WHERE id = $1",
-    [user.id],
-  );
-  return {
-    user: toUser({ ...user, last_sign_in_at: new Date() }),
-    refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED,
-  };
+  if (user.two_factor_enabled)
+    return { user: toUser(user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
+  return { user: await signedIn(deps, user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
 }
 
-async function recordFailure(deps: Deps, userId: number) {
+async function failed(deps: Deps, userId: number) {
   const { CANOPY_SIGN_IN_MAX_ATTEMPTS: max, CANOPY_SIGN_IN_LOCK_MINUTES: minutes } = deps.config;
-  // One statement, so concurrent failures cannot undercount.
-  const { rows } = await deps.pool.query<{ locked_until: Date | null }>(
-    `UPDATE users SET
-       failed_attempts = CASE WHEN failed_attempts + 1 >= $2 THEN 0 ELSE failed_attempts + 1 END,
-       locked_until = CASE WHEN failed_attempts + 1 >= $2 THEN now() + make_interval(mins => $3) ELSE locked_until END
-     WHERE id = $1 RETURNING locked_until`,
-    [userId, max, minutes],
-  );
-  const lockedUntil = rows[0]?.locked_until;
-  return lockedUntil && lockedUntil > new Date()
-    ? { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED, lockedUntil }
+  const until = await recordFailedAttempt(deps.pool, userId, max, minutes);
+  return until
+    ? { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED, lockedUntil: until }
     : { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
+}
+
+const signedIn = async (deps: Deps, user: UserRow) =>
+  toUser({ ...user, last_sign_in_at: await recordSignIn(deps.pool, user.id) });
+
+const CodeRefusal = auth.SignInCodeRefusal;
+
+/**
+ * The second step, for the user whose password the gateway has just accepted (it keeps that user in
+ * the half-signed-in session): a current TOTP code, once only, or an unused recovery code. Wrong
+ * codes count towards the account lock like wrong passwords.
+ */
+export async function verifySignInCode(
+  deps: Deps,
+  userId: number,
+  code: string,
+): Promise<auth.VerifySignInCodeResponse> {
+  const user = userId ? await findUserById(deps.pool, userId) : undefined;
+  if (!user || !user.two_factor_enabled) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID };
+  if (await lockedUntil(deps.pool, user.id)) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED };
+  if (user.state !== "active") return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED };
+  if (!(await codeAccepted(deps, user.id, code.trim()))) {
+    const { CANOPY_SIGN_IN_MAX_ATTEMPTS: max, CANOPY_SIGN_IN_LOCK_MINUTES: minutes } = deps.config;
+    const until = await recordFailedAttempt(deps.pool, user.id, max, minutes);
+    return {
+      refusal: until ? CodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED : CodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID,
+    };
+  }
+  return { user: await signedIn(deps, user), refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_UNSPECIFIED };
+}
+
+async function codeAccepted(deps: Deps, userId: number, code: string): Promise<boolean> {
+  const row = await twoFactor.findTwoFactor(deps.pool, userId);
+  if (!row?.enabled_at || !code) return false;
+  if (!looksLikeTotpCode(code))
+    return twoFactor.spendRecoveryCode(deps.pool, userId, recoveryCodeDigest(deps, code));
+  const lastStep = row.last_used_step === null ? null : Number(row.last_used_step);
+  const step = totpStep(openSecret(deps, row), code, lastStep);
+  return step !== undefined && (await twoFactor.spendStep(deps.pool, userId, step));
 }

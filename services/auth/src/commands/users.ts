@@ -13,6 +13,8 @@ import { AUTH_EVENTS, auth, type common } from "@canopy/protos";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
 import * as users from "../store/users";
+import { revokeTokensOfUser } from "../store/oauth-tokens";
+import { announceRevoked } from "./oauth/revoke-tokens";
 
 /** Maps attributes to columns, hashing the password. */
 async function columnsOf(a: auth.UserAttributes): Promise<users.UserColumns> {
@@ -104,6 +106,8 @@ export async function updateUser(
 export async function deleteUser(deps: Deps, actor: common.Actor | undefined, { id }: { id: number }) {
   requireAdmin(actor);
   await withTransaction(deps.pool, async (tx) => {
+    // Its OAuth tokens (and its applications') leave with it: every gateway must drop them now.
+    await announceRevoked(tx, await revokeTokensOfUser(tx, id));
     if (!(await users.deleteUser(tx, id))) throw notFound("User");
     await recordEvent(tx, AUTH_EVENTS.userDeleted, { userId: id }, actor);
   });

@@ -1,7 +1,9 @@
 import type { AsyncService } from "@canopy/kit";
 import { auth } from "@canopy/protos";
 import { authenticate } from "../commands/authenticate";
+import { verifySignInCode } from "../commands/sign-in";
 import { createToken, revokeToken } from "../commands/tokens";
+import { disableTwoFactor, enableTwoFactor, prepareTwoFactor } from "../commands/two-factor";
 import { createUser, deleteUser, setUserState, updateUser } from "../commands/users";
 import type { Deps } from "../deps";
 import { getToken, listTokens } from "../finders/tokens";
@@ -29,4 +31,8 @@ export const authService = (deps: Deps): AsyncService<typeof auth.AuthServiceSer
     await revokeToken(deps, req.actor, req);
     return {};
   },
+  prepareTwoFactor: (req) => prepareTwoFactor(deps, req.actor),
+  enableTwoFactor: (req) => enableTwoFactor(deps, req.actor, req),
+  disableTwoFactor: (req) => disableTwoFactor(deps, req.actor, req),
+  verifySignInCode: (req) => verifySignInCode(deps, req.userId, req.code),
 });

@@ -13,8 +13,19 @@ import { revoke } from "../commands/oauth/revoke";
 import { token } from "../commands/oauth/token";
 import { tokenInfo } from "../commands/oauth/token-info";
 import { userInfo } from "../commands/oauth/userinfo";
+import { provesClient } from "../commands/oauth/client-auth";
 import { verifyPassword } from "../commands/sign-in";
 import type { Deps } from "../deps";
+
+/** Marks an answer to a client-authenticated endpoint with whether the request proved the client. */
+async function withClientVerdict<T>(
+  deps: Deps,
+  client: oauth.ClientCredentials | undefined,
+  answer: Promise<T>,
+) {
+  const [reply, proved] = await Promise.all([answer, provesClient(deps, client)]);
+  return proved ? { ...reply, clientAuthenticated: true } : reply;
+}
 
 /** gRPC handlers of the OAuth provider: decode, call, encode. */
 export const oauthService = (deps: Deps): AsyncService<typeof oauth.OAuthServiceService> => ({
@@ -25,10 +36,10 @@ export const oauthService = (deps: Deps): AsyncService<typeof oauth.OAuthService
   signIn: (req) => verifyPassword(deps, req.login, req.password),
   preAuthorize: (req) => preAuthorize(deps, req),
   authorize: (req) => authorize(deps, req),
-  token: (req) => token(deps, req),
+  token: (req) => withClientVerdict(deps, req.client, token(deps, req)),
   tokenInfo: (req) => tokenInfo(deps, req),
-  revoke: (req) => revoke(deps, req),
-  introspect: (req) => introspect(deps, req),
+  revoke: (req) => withClientVerdict(deps, req.client, revoke(deps, req)),
+  introspect: (req) => withClientVerdict(deps, req.client, introspect(deps, req)),
   userInfo: (req) => userInfo(deps, req),
   getJwks: async () => ({ jwksJson: JSON.stringify({ keys: await publishedKeys(deps) }) }),
 });

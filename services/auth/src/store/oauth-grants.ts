@@ -37,11 +37,16 @@ export async function insertGrant(
   );
 }
 
+/** A code with its user's state and rights now, which may differ from when the code was issued. */
+export type GrantWithUser = GrantRow & { user_state: string; user_admin: boolean };
+
 /** Locks the code's row: of two concurrent exchanges, the second waits and then sees it used. */
-export async function lockGrantByDigest(tx: Queryable, digest: string): Promise<GrantRow | undefined> {
-  const { rows } = await tx.query<GrantRow>("SELECT * FROM oauth_grants WHERE code_digest = $1 FOR UPDATE", [
-    digest,
-  ]);
+export async function lockGrantByDigest(tx: Queryable, digest: string): Promise<GrantWithUser | undefined> {
+  const { rows } = await tx.query<GrantWithUser>(
+    `SELECT g.*, u.state AS user_state, u.admin AS user_admin
+      FROM oauth_grants g JOIN users u ON u.id = g.user_id WHERE g.code_digest = $1 FOR UPDATE OF g`,
+    [digest],
+  );
   return rows[0];
 }
 

@@ -7,6 +7,8 @@ export interface OAuthTokenRow {
   user_id: number | null;
   grant_id: number | null;
   scopes: string[];
+  /** The refresh token's scope when narrower access was asked for; null: the same as `scopes`. */
+  refresh_scopes: string[] | null;
   expires_in: number | null;
   refresh_expires_at: Date | null;
   nonce: string | null;
@@ -25,6 +27,7 @@ export type NewOAuthToken = Pick<
   | "user_id"
   | "grant_id"
   | "scopes"
+  | "refresh_scopes"
   | "expires_in"
   | "refresh_expires_at"
   | "nonce"
@@ -37,8 +40,8 @@ export async function insertOAuthToken(db: Queryable, t: NewOAuthToken): Promise
     name: "oauth-token-insert",
     text: `WITH next AS (SELECT nextval(pg_get_serial_sequence('oauth_tokens', 'id')) AS id)
       INSERT INTO oauth_tokens (id, family_id, application_id, user_id, grant_id, token_digest, refresh_digest,
-        scopes, expires_in, refresh_expires_at, nonce, auth_time)
-      SELECT next.id, COALESCE($1, next.id), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11 FROM next RETURNING *`,
+        scopes, expires_in, refresh_expires_at, nonce, auth_time, refresh_scopes)
+      SELECT next.id, COALESCE($1, next.id), $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12 FROM next RETURNING *`,
     values: [
       t.family_id,
       t.application_id,
@@ -51,6 +54,7 @@ export async function insertOAuthToken(db: Queryable, t: NewOAuthToken): Promise
       t.refresh_expires_at,
       t.nonce,
       t.auth_time,
+      t.refresh_scopes,
     ],
   });
   return rows[0]!;
@@ -83,6 +87,8 @@ export async function findByRefreshDigest(
   return rows[0];
 }
 
+export type RefreshableToken = OAuthTokenRow & { user_state: string | null; user_admin: boolean | null };
+
 /**
  * Locks a refresh token's row (parallel refreshes of one token are answered one after another), with
  * its owner's state in the same round trip.
@@ -90,10 +96,10 @@ export async function findByRefreshDigest(
 export async function lockByRefreshDigest(
   tx: Queryable,
   digest: string,
-): Promise<(OAuthTokenRow & { user_state: string | null }) | undefined> {
-  const { rows } = await tx.query<OAuthTokenRow & { user_state: string | null }>({
+): Promise<RefreshableToken | undefined> {
+  const { rows } = await tx.query<RefreshableToken>({
     name: "oauth-token-lock-by-refresh",
-    text: `SELECT t.*, u.state AS user_state FROM oauth_tokens t LEFT JOIN users u ON u.id = t.user_id
+    text: `SELECT t.*, u.state AS user_state, u.admin AS user_admin FROM oauth_tokens t LEFT JOIN users u ON u.id = t.user_id
       WHERE t.refresh_digest = $1 FOR UPDATE OF t`,
     values: [digest],
   });
@@ -143,6 +149,20 @@ export const revokeTokenFamily = (tx: Queryable, familyId: number | null) =>
   revokeLive(tx, "family", familyId);
 export const revokeTokensOfApplication = (tx: Queryable, applicationId: number) =>
   revokeLive(tx, "application", applicationId);
+/**
+ * Revokes every live token a user's deletion takes away: those issued to the user, and those of the
+ * applications the user owns (issued to anyone, or to no one). The rows go with the user, but gateways
+ * cache answers, so each must be announced first.
+ */
+export async function revokeTokensOfUser(tx: Queryable, userId: number) {
+  const { rows } = await tx.query<{ id: number; user_id: number | null }>(
+    `UPDATE oauth_tokens SET revoked_at = now() WHERE revoked_at IS NULL
+       AND (user_id = $1 OR application_id IN (SELECT id FROM oauth_applications WHERE owner_id = $1))
+     RETURNING id, user_id`,
+    [userId],
+  );
+  return rows;
+}
 
 /** Whether the user already holds a token of this application with exactly these scopes (expired counts). */
 export async function hasMatchingToken(

@@ -1,5 +1,4 @@
 import {
-  credentials,
   InterceptingCall,
   makeGenericClientConstructor,
   Metadata,
@@ -10,6 +9,8 @@ import {
 } from "@grpc/grpc-js";
 import { context, propagation } from "@opentelemetry/api";
 import { metadataSetter } from "./metadata";
+import { CALL_ASSERTION_HEADER, type CallSigner } from "./call-assertion";
+import { channelCredentials, type GrpcTls } from "./tls";
 import { currentRequestId } from "../request-context";
 
 type RequestOf<M> = M extends { requestSerialize: (v: infer Req) => Buffer } ? Req : never;
@@ -29,6 +30,10 @@ export interface ClientOptions<S extends ServiceDefinition> {
   deadlineMs?: number;
   /** Attempts for an idempotent call, first included. Default 4. */
   maxAttempts?: number;
+  /** Signs every call as the gateway (see call-assertion.ts); services refuse unsigned calls. */
+  signer?: CallSigner;
+  /** Mutual TLS (see tls.ts); plaintext when absent. */
+  tls?: GrpcTls | null;
 }
 
 /** Every call gets a deadline, so a stuck dependency becomes DEADLINE_EXCEEDED, never a hang. */
@@ -49,6 +54,32 @@ const traceInterceptor: Interceptor = (options, nextCall) =>
   });
 
 /**
+ * Signs each call over its serialized request, so the metadata can only be sent once the message is
+ * known: `start` is held back until `sendMessage`, then both go on in order. A retry replays the
+ * same metadata and message, so the assertion stays valid for it.
+ */
+const signingInterceptor =
+  (signer: CallSigner): Interceptor =>
+  (options, nextCall) => {
+    const { path, requestSerialize } = options.method_definition;
+    let heldStart: ((assertion: string) => void) | undefined;
+    return new InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        heldStart = (assertion) => {
+          metadata.set(CALL_ASSERTION_HEADER, assertion);
+          next(metadata, listener);
+        };
+      },
+      sendMessage(message, next) {
+        const begin = heldStart;
+        heldStart = undefined;
+        begin?.(signer.sign(path, requestSerialize(message)));
+        next(message);
+      },
+    });
+  };
+
+/**
  * Retries use grpc-js's own implementation of gRFC A6 (service-config `retryPolicy`: jittered
  * exponential backoff, attempts counted against the deadline), switched on only for the methods
  * named idempotent. A hand-written retry interceptor would re-implement it less well.
@@ -63,6 +94,9 @@ function retryServiceConfig(
     return { service, method };
   });
   return JSON.stringify({
+    // An address may list several replicas (`ipv4:127.0.0.1:50051,127.0.0.1:50052`, or a DNS name
+    // with one record per pod): spread calls over all of them instead of pinning the first.
+    loadBalancingConfig: [{ round_robin: {} }],
     methodConfig: names.length
       ? [
           {
@@ -85,7 +119,7 @@ export function createClient<S extends ServiceDefinition>(
   options: ClientOptions<S>,
 ): PromiseClient<S> {
   const Ctor = makeGenericClientConstructor(definition, "canopy");
-  const raw = new Ctor(options.address, credentials.createInsecure(), {
+  const raw = new Ctor(options.address, channelCredentials(options.tls), {
     "grpc.enable_retries": 1,
     "grpc.service_config": retryServiceConfig(
       definition,
@@ -94,7 +128,11 @@ export function createClient<S extends ServiceDefinition>(
     ),
     "grpc.max_reconnect_backoff_ms": 2_000,
     "grpc.keepalive_time_ms": 30_000,
-    interceptors: [traceInterceptor, deadlineInterceptor(options.deadlineMs ?? 5_000)],
+    interceptors: [
+      traceInterceptor,
+      deadlineInterceptor(options.deadlineMs ?? 5_000),
+      ...(options.signer ? [signingInterceptor(options.signer)] : []),
+    ],
   });
   const client: Record<string, unknown> = { raw, close: () => raw.close() };
   for (const key of Object.keys(definition)) {

@@ -1,7 +1,7 @@
 import {
   Server,
-  ServerCredentials,
   status,
+  type Metadata,
   type ServerUnaryCall,
   type ServiceDefinition,
   type UntypedServiceImplementation,
@@ -14,6 +14,8 @@ import { CanopyError, toServiceError } from "../errors";
 import { metrics } from "../metrics";
 import { metadataGetter } from "./metadata";
 import { requestContext } from "../request-context";
+import { CALL_ASSERTION_HEADER, requestDigest, type CallVerifier } from "./call-assertion";
+import { serverCredentials, type GrpcTls } from "./tls";
 
 type RequestOf<M> = M extends { requestDeserialize: (b: Buffer) => infer Req } ? Req : never;
 type ResponseOf<M> = M extends { responseSerialize: (v: infer Res) => Buffer } ? Res : never;
@@ -28,17 +30,57 @@ export type AsyncService<S extends ServiceDefinition> = {
 
 const tracer = trace.getTracer("canopy-grpc");
 
+/** SHA-256 of the bytes each request was decoded from, for checking the gateway's assertion. */
+type RequestDigests = WeakMap<object, string>;
+
 /**
- * Adapts async handlers to grpc-js: continues the caller's trace, times the call, and turns a
+ * The definition with each request decoder also recording the digest of the bytes it decoded:
+ * grpc-js hands handlers only the decoded message, and re-encoding it might not give the same bytes.
+ */
+function recordingDigests<S extends ServiceDefinition>(definition: S, digests: RequestDigests): S {
+  const methods = Object.entries(definition).map(([key, method]) => [
+    key,
+    {
+      ...method,
+      requestDeserialize: (bytes: Buffer) => {
+        const message = method.requestDeserialize(bytes) as object;
+        digests.set(message, requestDigest(bytes));
+        return message;
+      },
+    },
+  ]);
+  return Object.fromEntries(methods) as S;
+}
+
+const assertionIn = (metadata: Metadata) => {
+  const value = metadata.get(CALL_ASSERTION_HEADER)[0];
+  return typeof value === "string" ? value : undefined;
+};
+
+/**
+ * Adapts async handlers to grpc-js: refuses a call the gateway did not sign (UNAUTHENTICATED, before
+ * the handler sees it), continues the caller's trace, times the call, and turns a
  * thrown CanopyError into a status with its detail trailer. Unexpected errors are logged with their
  * internal message and answered as INTERNAL without it.
  */
-function adapt<S extends ServiceDefinition>(definition: S, impl: AsyncService<S>, log: Logger) {
+function adapt<S extends ServiceDefinition>(
+  definition: S,
+  impl: AsyncService<S>,
+  log: Logger,
+  verifier: CallVerifier,
+  digests: RequestDigests,
+) {
   const handlers: UntypedServiceImplementation = {};
   for (const key of Object.keys(definition) as (keyof S & string)[]) {
     const method = definition[key]!.path;
     const handler = impl[key];
     handlers[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
+      const fault = verifier.check(assertionIn(call.metadata), method, digests.get(call.request as object));
+      if (fault) {
+        metrics.grpcServerSeconds.observe({ method, code: "UNAUTHENTICATED" }, 0);
+        log.warn({ method, fault, peer: call.getPeer() }, "call refused: not signed by the gateway");
+        return callback({ code: status.UNAUTHENTICATED, details: "call not signed by the gateway" });
+      }
       const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
       const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
       const stopTimer = metrics.grpcServerSeconds.startTimer({ method });
@@ -80,31 +122,44 @@ export interface GrpcServer {
 
 /** One gRPC service and its implementation; `serve` keeps the two types tied together. */
 export interface ServiceBinding {
-  add(server: Server, log: Logger): void;
+  add(server: Server, log: Logger, verifier: CallVerifier): void;
 }
 
 export const serve = <S extends ServiceDefinition>(
   definition: S,
   implementation: AsyncService<S>,
 ): ServiceBinding => ({
-  add: (server, log) => server.addService(definition, adapt(definition, implementation, log)),
+  add: (server, log, verifier) => {
+    const digests: RequestDigests = new WeakMap();
+    server.addService(
+      recordingDigests(definition, digests),
+      adapt(definition, implementation, log, verifier, digests),
+    );
+  },
 });
 
-/** Starts a gRPC server for `services` plus `grpc.health.v1` on `port` (0 picks a free one). */
+/**
+ * Starts a gRPC server for `services` plus `grpc.health.v1` on `port` (0 picks a free one), bound to
+ * loopback unless `host` says otherwise. Every call must carry the gateway's assertion, checked by
+ * `verifier` (there is no way to start a server that skips it); health checks stay open for probes.
+ * With `tls`, only clients with a certificate from its CA may connect at all.
+ */
 export async function startGrpcServer(options: {
   services: ServiceBinding[];
   port: number;
   host?: string;
+  verifier: CallVerifier;
+  tls?: GrpcTls | null;
   log: Logger;
 }): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 4 * 1024 * 1024 });
-  for (const binding of options.services) binding.add(server, options.log);
+  for (const binding of options.services) binding.add(server, options.log, options.verifier);
   const health = new HealthImplementation({ "": "SERVING" });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
     server.bindAsync(
-      `${options.host ?? "0.0.0.0"}:${options.port}`,
-      ServerCredentials.createInsecure(),
+      `${options.host ?? "127.0.0.1"}:${options.port}`,
+      serverCredentials(options.tls),
       (err, p) => (err ? reject(err) : resolve(p)),
     ),
   );

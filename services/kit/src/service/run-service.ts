@@ -4,7 +4,9 @@ import { createPool, type Pool } from "../db";
 import { startDurableConsumer } from "../events/consumer";
 import { connectNats, type NatsConnection } from "../events/nats";
 import { OutboxRelay } from "../events/outbox";
+import { loadCallVerifier } from "../gateway-keys";
 import { startGrpcServer } from "../grpc/server";
+import { loadGrpcTls } from "../grpc/tls";
 import { startHealthServer } from "../health";
 import { Lifecycle } from "../lifecycle";
 import { createLogger } from "../logger";
@@ -80,6 +82,9 @@ export async function runService<C extends BaseConfig, D>(
     const grpc = await startGrpcServer({
       services: definition.grpc(deps),
       port: options.grpcPort ?? definition.grpcPort(config),
+      host: config.CANOPY_GRPC_HOST,
+      verifier: loadCallVerifier(config),
+      tls: loadGrpcTls(config),
       log,
     });
     lifecycle.onStop("grpc", () => grpc.shutdown());
@@ -88,6 +93,7 @@ export async function runService<C extends BaseConfig, D>(
 
     const health = await startHealthServer({
       port: config.CANOPY_HEALTH_PORT,
+      host: config.CANOPY_HEALTH_HOST,
       checks: [
         { name: "postgres", check: () => pool.query("SELECT 1") },
         { name: "nats", check: () => nc.flush() },

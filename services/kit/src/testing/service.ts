@@ -1,5 +1,6 @@
 import type { ServiceDefinition as GrpcDefinition } from "@grpc/grpc-js";
 import type { BaseConfig } from "../config";
+import { loadCallSigner } from "../gateway-keys";
 import { createClient, type ClientOptions, type PromiseClient } from "../grpc/client";
 import type { ServiceDefinition } from "../service/definition";
 import { runService, type RunningService } from "../service/run-service";
@@ -15,7 +16,10 @@ export interface TestServiceOptions {
 export interface TestService<C extends BaseConfig, D> extends RunningService<C, D> {
   /** `127.0.0.1:<port>` of its gRPC server. */
   address: string;
-  /** A real gRPC client to it; closed when the service stops. */
+  /**
+   * A real gRPC client to it, signing its calls as the gateway does (with the key the service's
+   * config names) unless `options.signer` says otherwise; closed when the service stops.
+   */
   client<S extends GrpcDefinition>(
     definition: S,
     options?: Partial<Omit<ClientOptions<S>, "address">>,
@@ -36,12 +40,13 @@ export async function startTestService<C extends BaseConfig, D>(
     grpcPort: 0,
   });
   const address = `127.0.0.1:${running.grpcPort}`;
+  const signer = loadCallSigner(running.config);
   const clients: { close(): void }[] = [];
   return {
     ...running,
     address,
     client: (definition, clientOptions = {}) => {
-      const client = createClient(definition, { idempotent: [], ...clientOptions, address });
+      const client = createClient(definition, { idempotent: [], signer, ...clientOptions, address });
       clients.push(client);
       return client;
     },

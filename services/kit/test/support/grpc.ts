@@ -1,5 +1,8 @@
+import { generateKeyPairSync } from "node:crypto";
 import type { ServiceError } from "@grpc/grpc-js";
 import {
+  CallSigner,
+  CallVerifier,
   createClient,
   notFound,
   serve,
@@ -29,25 +32,33 @@ export function authImplementation(handlers: AuthHandlers): AsyncService<AuthSer
 
 const running: { server: GrpcServer; client: AuthClient }[] = [];
 
+/** The test gateway's keypair: `serveAuth` servers verify with it, their clients sign with it. */
+export const gatewayKeys = generateKeyPairSync("ed25519");
+export const testSigner = new CallSigner(gatewayKeys.privateKey);
+export const testVerifier = new CallVerifier(gatewayKeys.publicKey);
+
 /**
- * A real grpc-js server on a free port with `handlers`, and a real client to it. Both are closed by
- * `closeAllServers` (call it in afterEach).
+ * A real grpc-js server on a free port with `handlers`, and a real client to it that signs as the
+ * test gateway. Both are closed by `closeAllServers` (call it in afterEach).
  */
 export async function serveAuth(
   handlers: AuthHandlers,
   clientOptions: Partial<ClientOptions<AuthService>> = {},
   log: Logger = quietLog,
+  serverOptions: { host?: string } = { host: "127.0.0.1" },
 ) {
   const server = await startGrpcServer({
     services: [serve(auth.AuthServiceService, authImplementation(handlers))],
     port: 0,
-    host: "127.0.0.1",
+    ...serverOptions,
+    verifier: testVerifier,
     log,
   });
   const address = `127.0.0.1:${server.port}`;
   const client = createClient(auth.AuthServiceService, {
     address,
     idempotent: ["getUser", "listUsers"],
+    signer: testSigner,
     ...clientOptions,
   });
   running.push({ server, client });

@@ -25,7 +25,9 @@ export async function createApplication(deps: Deps, req: oauth.CreateApplication
   else if (req.name.length > 255) errors.name = ["is too long (maximum is 255 characters)"];
   const uriErrors = redirectUriErrors(req.redirectUri);
   if (uriErrors.length) errors.redirect_uri = uriErrors;
-  if (!req.scopes.every(isServerScope)) errors.scopes = ["doesn't match configured on the server."];
+  // Without scopes an application could ask for any, so one is required (the API's rule, now the page's too).
+  if (!req.scopes.length) errors.scopes = ["can't be blank"];
+  else if (!req.scopes.every(isServerScope)) errors.scopes = ["doesn't match configured on the server."];
   if (Object.keys(errors).length) throw invalid(errors);
   const secret = generateClientSecret();
   const row = await apps.insertApplication(deps.pool, {

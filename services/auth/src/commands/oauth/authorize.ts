@@ -3,7 +3,7 @@ import type { oauth } from "@canopy/protos";
 import { missingParameter, oauthError, type OAuthErrorCode } from "../../domain/oauth/errors";
 import { CHALLENGE_METHODS, isValidVerifier } from "../../domain/oauth/pkce";
 import { isRegisteredRedirect, OOB_URI, withParams } from "../../domain/oauth/redirect-uri";
-import { effectiveScopes } from "../../domain/oauth/scopes";
+import { effectiveScopes, grantableTo } from "../../domain/oauth/scopes";
 import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
 import { findApplicationByUid, toApplication, type ApplicationRow } from "../../store/oauth-applications";
@@ -13,9 +13,19 @@ import { findUserById } from "../../store/users";
 import { issueTokens } from "./issue";
 import { randomHex } from "./secrets";
 
+type Refused = { error: oauth.OAuthError; redirect: string };
 type Checked =
-  | { error: oauth.OAuthError; redirect: string }
-  | { error?: undefined; app: ApplicationRow; scopes: string[]; implicit: boolean };
+  | Refused
+  | {
+      error?: undefined;
+      app: ApplicationRow;
+      scopes: string[];
+      implicit: boolean;
+      /** An error sent back to the (verified) client with `state`. */
+      back: (code: OAuthErrorCode, description?: string) => Refused;
+    };
+
+const PROMPTS = ["none", "login", "consent", "select_account"];
 
 const S256_CHALLENGE = /^[A-Za-z0-9_-]{43}$/;
 
@@ -52,7 +62,10 @@ async function check(deps: Deps, req: oauth.AuthorizeRequest): Promise<Checked> 
   if (req.responseMode && !["query", "fragment"].includes(req.responseMode))
     return back("unsupported_response_mode");
   const scopes = effectiveScopes(req.scope, app.scopes);
-  if (!scopes) return back("invalid_scope");
+  if (!scopes || !grantableTo(scopes, Boolean(req.actor?.admin))) return back("invalid_scope");
+  const asked = req.prompt.split(" ").filter(Boolean);
+  if (!asked.every((p) => PROMPTS.includes(p)) || (asked.includes("none") && asked.length > 1))
+    return back("invalid_request");
   if (!implicit) {
     const method = req.codeChallengeMethod;
     if (req.codeChallenge) {
@@ -68,28 +81,36 @@ async function check(deps: Deps, req: oauth.AuthorizeRequest): Promise<Checked> 
         return back("invalid_request", "Public clients must use code_challenge_method S256.");
     }
   }
-  return { app, scopes, implicit };
+  return { app, scopes, implicit, back };
 }
+
+/** Whether the OIDC `prompt` parameter (space-separated) holds this value. */
+const prompts = (req: oauth.AuthorizeRequest, value: string) => req.prompt.split(" ").includes(value);
 
 export async function preAuthorize(
   deps: Deps,
   req: oauth.AuthorizeRequest,
 ): Promise<oauth.PreAuthorizeResponse> {
-  const actor = requireSignedIn(req.actor);
+  // prompt=none is answered without a user: login_required, sent back to the client (OIDC Core §3.1.2.6).
+  if (!prompts(req, "none")) requireSignedIn(req.actor);
   const checked = await check(deps, req);
-  if (checked.error)
-    return {
-      error: checked.error,
-      errorRedirect: checked.redirect,
-      scopes: [],
-      ownerName: "",
-      skipConsent: false,
-    };
-  const { app, scopes } = checked;
+  const refused = (r: Refused) => ({
+    error: r.error,
+    errorRedirect: r.redirect,
+    scopes: [],
+    ownerName: "",
+    skipConsent: false,
+  });
+  if (checked.error) return refused(checked);
+  const { app, scopes, back } = checked;
+  if (!req.actor?.userId) return refused(back("login_required"));
   const owner = app.owner_id ? await findUserById(deps.pool, app.owner_id) : undefined;
   // GitLab: trusted applications never ask; confidential ones not again for the same scopes.
   const skipConsent =
-    app.trusted || (app.confidential && (await hasMatchingToken(deps.pool, actor.userId, app.id, scopes)));
+    !prompts(req, "consent") &&
+    (app.trusted ||
+      (app.confidential && (await hasMatchingToken(deps.pool, req.actor.userId, app.id, scopes))));
+  if (!skipConsent && prompts(req, "none")) return refused(back("consent_required"));
   return {
     application: toApplication(app),
     ownerName: owner?.name ?? "",

@@ -41,3 +41,16 @@ export async function requireClient(
 ): Promise<ApplicationRow> {
   return (await authenticateClient(deps, client)) ?? refuse("invalid_client");
 }
+
+/**
+ * Whether a request proved a client with its secret. Only such requests spend the client's rate-limit
+ * budget at the gateway: anyone can name a client_id, so counting those would let anyone lock it out.
+ */
+export async function provesClient(
+  deps: Deps,
+  client: oauth.ClientCredentials | undefined,
+): Promise<boolean> {
+  if (!client?.clientId || !client.clientSecret) return false;
+  const app = await findApplicationByUid(deps.pool, client.clientId);
+  return Boolean(app && sameDigest(tokenDigest(deps.tokenKey, client.clientSecret), app.secret_digest));
+}

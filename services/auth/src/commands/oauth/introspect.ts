@@ -2,7 +2,7 @@ import type { oauth } from "@canopy/protos";
 import { OAuthRefusal, oauthError } from "../../domain/oauth/errors";
 import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
-import { findByRefreshDigest } from "../../store/oauth-tokens";
+import { findByRefreshDigest, type OAuthTokenWithOwner } from "../../store/oauth-tokens";
 import { authenticateClient } from "./client-auth";
 import { lookupAccessToken } from "./live-token";
 
@@ -41,7 +41,7 @@ export async function introspect(
     }
     // RFC 7662 §2.1 (Doorkeeper): the bearer must be another live token than the one asked about.
     const bearer = await lookupAccessToken(deps, req.bearerToken);
-    if (!bearer.live || req.bearerToken === req.token)
+    if (!bearer.live || !ownerMayAct(bearer.token) || req.bearerToken === req.token)
       return { ...inactive(), error: oauthError("invalid_token") };
     callerAppId = bearer.token.application_id ?? undefined;
     viaBearer = true;
@@ -54,7 +54,8 @@ export async function introspect(
   const allowed = viaBearer
     ? tokenAppId === callerAppId
     : tokenAppId === undefined || tokenAppId === callerAppId;
-  if (!token || !allowed) return inactive();
+  // RFC 7662 §2.2: a token its owner may no longer use (blocked user) is not active.
+  if (!token || !allowed || !ownerMayAct(token)) return inactive();
   return {
     active: true,
     scope: token.scopes.join(" "),
@@ -66,6 +67,9 @@ export async function introspect(
     sub: token.user_id ? String(token.user_id) : "",
   };
 }
+
+/** Tokens of no user (client credentials) have no owner to block. */
+const ownerMayAct = (t: OAuthTokenWithOwner) => t.user_id === null || t.user_state === "active";
 
 async function findLiveRefresh(deps: Deps, value: string) {
   const row = await findByRefreshDigest(deps.pool, tokenDigest(deps.tokenKey, value));

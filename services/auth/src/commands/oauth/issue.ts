@@ -12,6 +12,8 @@ export interface Issue {
   clientId: string | null;
   userId: number | null;
   scopes: string[];
+  /** The refresh token's scope, when wider than the access token's (a narrowing refresh). */
+  refreshScopes?: string[] | null;
   familyId?: number | null;
   grantId?: number | null;
   nonce?: string | null;
@@ -32,6 +34,7 @@ export async function issueTokens(deps: Deps, tx: Queryable, i: Issue) {
     token_digest: tokenDigest(deps.tokenKey, accessToken),
     refresh_digest: refreshToken ? tokenDigest(deps.tokenKey, refreshToken) : null,
     scopes: i.scopes,
+    refresh_scopes: refreshToken ? (i.refreshScopes ?? null) : null,
     expires_in: deps.config.CANOPY_OAUTH_ACCESS_TOKEN_SECONDS,
     refresh_expires_at: refreshToken && days ? new Date(Date.now() + days * 86_400_000) : null,
     nonce: i.nonce ?? null,

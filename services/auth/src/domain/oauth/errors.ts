@@ -18,6 +18,9 @@ const DESCRIPTIONS = {
   invalid_code_challenge_method: "The code_challenge_method must be one of plain, S256.",
   invalid_token: "The access token is invalid",
   insufficient_scope: "The request requires higher privileges than provided by the access token.",
+  // OIDC Core §3.1.2.6, answers to prompt=none (doorkeeper-openid_connect's texts).
+  login_required: "The authorization server requires end-user authentication.",
+  consent_required: "The authorization server requires end-user consent.",
   server_error:
     "The authorization server encountered an unexpected condition which prevented it from fulfilling the request.",
 } as const;

@@ -25,3 +25,13 @@ export function effectiveScopes(requested: string, applicationScopes: string[]):
   if (!wanted.length || !wanted.every((s) => allowed.includes(s))) return undefined;
   return wanted;
 }
+
+/** Scopes that act with an administrator's powers: GitLab lets only administrators hold them. */
+export const ADMIN_SCOPES: readonly string[] = ["sudo", "admin_mode"];
+
+/**
+ * Whether these scopes may be granted to a user with (or without) administrator rights. Checked at
+ * authorization and again by every grant, since a user can lose the rights in between.
+ */
+export const grantableTo = (scopes: readonly string[], admin: boolean) =>
+  admin || !scopes.some((s) => ADMIN_SCOPES.includes(s));

@@ -111,6 +111,103 @@ export function userStateToJSON(object: UserState): string {
   }
 }
 
+export enum TwoFactorRefusal {
+  TWO_FACTOR_REFUSAL_UNSPECIFIED = 0,
+  TWO_FACTOR_REFUSAL_WRONG_PASSWORD = 1,
+  TWO_FACTOR_REFUSAL_INVALID_CODE = 2,
+  /** TWO_FACTOR_REFUSAL_ALREADY_ENABLED - Enabling twice, or disabling when it is off. */
+  TWO_FACTOR_REFUSAL_ALREADY_ENABLED = 3,
+  TWO_FACTOR_REFUSAL_NOT_ENABLED = 4,
+  UNRECOGNIZED = -1,
+}
+
+export function twoFactorRefusalFromJSON(object: any): TwoFactorRefusal {
+  switch (object) {
+    case 0:
+    case "TWO_FACTOR_REFUSAL_UNSPECIFIED":
+      return TwoFactorRefusal.TWO_FACTOR_REFUSAL_UNSPECIFIED;
+    case 1:
+    case "TWO_FACTOR_REFUSAL_WRONG_PASSWORD":
+      return TwoFactorRefusal.TWO_FACTOR_REFUSAL_WRONG_PASSWORD;
+    case 2:
+    case "TWO_FACTOR_REFUSAL_INVALID_CODE":
+      return TwoFactorRefusal.TWO_FACTOR_REFUSAL_INVALID_CODE;
+    case 3:
+    case "TWO_FACTOR_REFUSAL_ALREADY_ENABLED":
+      return TwoFactorRefusal.TWO_FACTOR_REFUSAL_ALREADY_ENABLED;
+    case 4:
+    case "TWO_FACTOR_REFUSAL_NOT_ENABLED":
+      return TwoFactorRefusal.TWO_FACTOR_REFUSAL_NOT_ENABLED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return TwoFactorRefusal.UNRECOGNIZED;
+  }
+}
+
+export function twoFactorRefusalToJSON(object: TwoFactorRefusal): string {
+  switch (object) {
+    case TwoFactorRefusal.TWO_FACTOR_REFUSAL_UNSPECIFIED:
+      return "TWO_FACTOR_REFUSAL_UNSPECIFIED";
+    case TwoFactorRefusal.TWO_FACTOR_REFUSAL_WRONG_PASSWORD:
+      return "TWO_FACTOR_REFUSAL_WRONG_PASSWORD";
+    case TwoFactorRefusal.TWO_FACTOR_REFUSAL_INVALID_CODE:
+      return "TWO_FACTOR_REFUSAL_INVALID_CODE";
+    case TwoFactorRefusal.TWO_FACTOR_REFUSAL_ALREADY_ENABLED:
+      return "TWO_FACTOR_REFUSAL_ALREADY_ENABLED";
+    case TwoFactorRefusal.TWO_FACTOR_REFUSAL_NOT_ENABLED:
+      return "TWO_FACTOR_REFUSAL_NOT_ENABLED";
+    case TwoFactorRefusal.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
+export enum SignInCodeRefusal {
+  SIGN_IN_CODE_REFUSAL_UNSPECIFIED = 0,
+  SIGN_IN_CODE_REFUSAL_INVALID = 1,
+  SIGN_IN_CODE_REFUSAL_LOCKED = 2,
+  SIGN_IN_CODE_REFUSAL_BLOCKED = 3,
+  UNRECOGNIZED = -1,
+}
+
+export function signInCodeRefusalFromJSON(object: any): SignInCodeRefusal {
+  switch (object) {
+    case 0:
+    case "SIGN_IN_CODE_REFUSAL_UNSPECIFIED":
+      return SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_UNSPECIFIED;
+    case 1:
+    case "SIGN_IN_CODE_REFUSAL_INVALID":
+      return SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID;
+    case 2:
+    case "SIGN_IN_CODE_REFUSAL_LOCKED":
+      return SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED;
+    case 3:
+    case "SIGN_IN_CODE_REFUSAL_BLOCKED":
+      return SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED;
+    case -1:
+    case "UNRECOGNIZED":
+    default:
+      return SignInCodeRefusal.UNRECOGNIZED;
+  }
+}
+
+export function signInCodeRefusalToJSON(object: SignInCodeRefusal): string {
+  switch (object) {
+    case SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_UNSPECIFIED:
+      return "SIGN_IN_CODE_REFUSAL_UNSPECIFIED";
+    case SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID:
+      return "SIGN_IN_CODE_REFUSAL_INVALID";
+    case SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED:
+      return "SIGN_IN_CODE_REFUSAL_LOCKED";
+    case SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED:
+      return "SIGN_IN_CODE_REFUSAL_BLOCKED";
+    case SignInCodeRefusal.UNRECOGNIZED:
+    default:
+      return "UNRECOGNIZED";
+  }
+}
+
 export interface AuthenticateRequest {
   token: string;
 }
@@ -286,6 +383,61 @@ export interface RevokePersonalAccessTokenRequest {
 }
 
 export interface RevokePersonalAccessTokenResponse {
+}
+
+export interface PrepareTwoFactorRequest {
+  actor?: Actor | undefined;
+}
+
+export interface PrepareTwoFactorResponse {
+  enabled: boolean;
+  /**
+   * While not enabled: the pending secret (base32) and its otpauth:// URI for the QR code. The same
+   * until enrolment succeeds, so reloading the page does not invalidate a scanned code.
+   */
+  secret: string;
+  provisioningUri: string;
+}
+
+export interface EnableTwoFactorRequest {
+  actor?:
+    | Actor
+    | undefined;
+  /** The current code from the authenticator app, and the user's password. */
+  code: string;
+  password: string;
+}
+
+export interface EnableTwoFactorResponse {
+  refusal: TwoFactorRefusal;
+  /** Ten single-use recovery codes, returned this once and stored only hashed. */
+  recoveryCodes: string[];
+}
+
+export interface DisableTwoFactorRequest {
+  actor?:
+    | Actor
+    | undefined;
+  /** 0: the actor. Another user's: administrators only, without a password. */
+  userId: number;
+  /** The actor's password, required when the actor disables their own. */
+  password: string;
+}
+
+export interface DisableTwoFactorResponse {
+  refusal: TwoFactorRefusal;
+}
+
+export interface VerifySignInCodeRequest {
+  userId: number;
+  /** A 6-digit TOTP code or a recovery code. */
+  code: string;
+}
+
+export interface VerifySignInCodeResponse {
+  /** Set when the code is accepted: the sign-in is complete. */
+  user?: User | undefined;
+  refusal: SignInCodeRefusal;
 }
 
 function createBaseAuthenticateRequest(): AuthenticateRequest {
@@ -3083,6 +3235,714 @@ export const RevokePersonalAccessTokenResponse: MessageFns<RevokePersonalAccessT
   },
 };
 
+function createBasePrepareTwoFactorRequest(): PrepareTwoFactorRequest {
+  return { actor: undefined };
+}
+
+export const PrepareTwoFactorRequest: MessageFns<PrepareTwoFactorRequest> = {
+  encode(message: PrepareTwoFactorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PrepareTwoFactorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePrepareTwoFactorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PrepareTwoFactorRequest {
+    return { actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined };
+  },
+
+  toJSON(message: PrepareTwoFactorRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PrepareTwoFactorRequest>, I>>(base?: I): PrepareTwoFactorRequest {
+    return PrepareTwoFactorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PrepareTwoFactorRequest>, I>>(object: I): PrepareTwoFactorRequest {
+    const message = createBasePrepareTwoFactorRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    return message;
+  },
+};
+
+function createBasePrepareTwoFactorResponse(): PrepareTwoFactorResponse {
+  return { enabled: false, secret: "", provisioningUri: "" };
+}
+
+export const PrepareTwoFactorResponse: MessageFns<PrepareTwoFactorResponse> = {
+  encode(message: PrepareTwoFactorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.enabled !== false) {
+      writer.uint32(8).bool(message.enabled);
+    }
+    if (message.secret !== "") {
+      writer.uint32(18).string(message.secret);
+    }
+    if (message.provisioningUri !== "") {
+      writer.uint32(26).string(message.provisioningUri);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): PrepareTwoFactorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBasePrepareTwoFactorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.enabled = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.secret = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.provisioningUri = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): PrepareTwoFactorResponse {
+    return {
+      enabled: isSet(object.enabled) ? globalThis.Boolean(object.enabled) : false,
+      secret: isSet(object.secret) ? globalThis.String(object.secret) : "",
+      provisioningUri: isSet(object.provisioningUri)
+        ? globalThis.String(object.provisioningUri)
+        : isSet(object.provisioning_uri)
+        ? globalThis.String(object.provisioning_uri)
+        : "",
+    };
+  },
+
+  toJSON(message: PrepareTwoFactorResponse): unknown {
+    const obj: any = {};
+    if (message.enabled !== false) {
+      obj.enabled = message.enabled;
+    }
+    if (message.secret !== "") {
+      obj.secret = message.secret;
+    }
+    if (message.provisioningUri !== "") {
+      obj.provisioningUri = message.provisioningUri;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<PrepareTwoFactorResponse>, I>>(base?: I): PrepareTwoFactorResponse {
+    return PrepareTwoFactorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<PrepareTwoFactorResponse>, I>>(object: I): PrepareTwoFactorResponse {
+    const message = createBasePrepareTwoFactorResponse();
+    message.enabled = object.enabled ?? false;
+    message.secret = object.secret ?? "";
+    message.provisioningUri = object.provisioningUri ?? "";
+    return message;
+  },
+};
+
+function createBaseEnableTwoFactorRequest(): EnableTwoFactorRequest {
+  return { actor: undefined, code: "", password: "" };
+}
+
+export const EnableTwoFactorRequest: MessageFns<EnableTwoFactorRequest> = {
+  encode(message: EnableTwoFactorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    if (message.password !== "") {
+      writer.uint32(26).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableTwoFactorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableTwoFactorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnableTwoFactorRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+    };
+  },
+
+  toJSON(message: EnableTwoFactorRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableTwoFactorRequest>, I>>(base?: I): EnableTwoFactorRequest {
+    return EnableTwoFactorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableTwoFactorRequest>, I>>(object: I): EnableTwoFactorRequest {
+    const message = createBaseEnableTwoFactorRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.code = object.code ?? "";
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseEnableTwoFactorResponse(): EnableTwoFactorResponse {
+  return { refusal: 0, recoveryCodes: [] };
+}
+
+export const EnableTwoFactorResponse: MessageFns<EnableTwoFactorResponse> = {
+  encode(message: EnableTwoFactorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.refusal !== 0) {
+      writer.uint32(8).int32(message.refusal);
+    }
+    for (const v of message.recoveryCodes) {
+      writer.uint32(18).string(v!);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EnableTwoFactorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEnableTwoFactorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.refusal = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.recoveryCodes.push(reader.string());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): EnableTwoFactorResponse {
+    return {
+      refusal: isSet(object.refusal) ? twoFactorRefusalFromJSON(object.refusal) : 0,
+      recoveryCodes: globalThis.Array.isArray(object?.recoveryCodes)
+        ? object.recoveryCodes.map((e: any) => globalThis.String(e))
+        : globalThis.Array.isArray(object?.recovery_codes)
+        ? object.recovery_codes.map((e: any) => globalThis.String(e))
+        : [],
+    };
+  },
+
+  toJSON(message: EnableTwoFactorResponse): unknown {
+    const obj: any = {};
+    if (message.refusal !== 0) {
+      obj.refusal = twoFactorRefusalToJSON(message.refusal);
+    }
+    if (message.recoveryCodes?.length) {
+      obj.recoveryCodes = message.recoveryCodes;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<EnableTwoFactorResponse>, I>>(base?: I): EnableTwoFactorResponse {
+    return EnableTwoFactorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<EnableTwoFactorResponse>, I>>(object: I): EnableTwoFactorResponse {
+    const message = createBaseEnableTwoFactorResponse();
+    message.refusal = object.refusal ?? 0;
+    message.recoveryCodes = object.recoveryCodes?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseDisableTwoFactorRequest(): DisableTwoFactorRequest {
+  return { actor: undefined, userId: 0, password: "" };
+}
+
+export const DisableTwoFactorRequest: MessageFns<DisableTwoFactorRequest> = {
+  encode(message: DisableTwoFactorRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    if (message.password !== "") {
+      writer.uint32(26).string(message.password);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTwoFactorRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTwoFactorRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.password = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DisableTwoFactorRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      password: isSet(object.password) ? globalThis.String(object.password) : "",
+    };
+  },
+
+  toJSON(message: DisableTwoFactorRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.password !== "") {
+      obj.password = message.password;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DisableTwoFactorRequest>, I>>(base?: I): DisableTwoFactorRequest {
+    return DisableTwoFactorRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DisableTwoFactorRequest>, I>>(object: I): DisableTwoFactorRequest {
+    const message = createBaseDisableTwoFactorRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.userId = object.userId ?? 0;
+    message.password = object.password ?? "";
+    return message;
+  },
+};
+
+function createBaseDisableTwoFactorResponse(): DisableTwoFactorResponse {
+  return { refusal: 0 };
+}
+
+export const DisableTwoFactorResponse: MessageFns<DisableTwoFactorResponse> = {
+  encode(message: DisableTwoFactorResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.refusal !== 0) {
+      writer.uint32(8).int32(message.refusal);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DisableTwoFactorResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDisableTwoFactorResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.refusal = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DisableTwoFactorResponse {
+    return { refusal: isSet(object.refusal) ? twoFactorRefusalFromJSON(object.refusal) : 0 };
+  },
+
+  toJSON(message: DisableTwoFactorResponse): unknown {
+    const obj: any = {};
+    if (message.refusal !== 0) {
+      obj.refusal = twoFactorRefusalToJSON(message.refusal);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DisableTwoFactorResponse>, I>>(base?: I): DisableTwoFactorResponse {
+    return DisableTwoFactorResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DisableTwoFactorResponse>, I>>(object: I): DisableTwoFactorResponse {
+    const message = createBaseDisableTwoFactorResponse();
+    message.refusal = object.refusal ?? 0;
+    return message;
+  },
+};
+
+function createBaseVerifySignInCodeRequest(): VerifySignInCodeRequest {
+  return { userId: 0, code: "" };
+}
+
+export const VerifySignInCodeRequest: MessageFns<VerifySignInCodeRequest> = {
+  encode(message: VerifySignInCodeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.code !== "") {
+      writer.uint32(18).string(message.code);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySignInCodeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySignInCodeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.code = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySignInCodeRequest {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      code: isSet(object.code) ? globalThis.String(object.code) : "",
+    };
+  },
+
+  toJSON(message: VerifySignInCodeRequest): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.code !== "") {
+      obj.code = message.code;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySignInCodeRequest>, I>>(base?: I): VerifySignInCodeRequest {
+    return VerifySignInCodeRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySignInCodeRequest>, I>>(object: I): VerifySignInCodeRequest {
+    const message = createBaseVerifySignInCodeRequest();
+    message.userId = object.userId ?? 0;
+    message.code = object.code ?? "";
+    return message;
+  },
+};
+
+function createBaseVerifySignInCodeResponse(): VerifySignInCodeResponse {
+  return { user: undefined, refusal: 0 };
+}
+
+export const VerifySignInCodeResponse: MessageFns<VerifySignInCodeResponse> = {
+  encode(message: VerifySignInCodeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.user !== undefined) {
+      User.encode(message.user, writer.uint32(10).fork()).join();
+    }
+    if (message.refusal !== 0) {
+      writer.uint32(16).int32(message.refusal);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerifySignInCodeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerifySignInCodeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.user = User.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.refusal = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): VerifySignInCodeResponse {
+    return {
+      user: isSet(object.user) ? User.fromJSON(object.user) : undefined,
+      refusal: isSet(object.refusal) ? signInCodeRefusalFromJSON(object.refusal) : 0,
+    };
+  },
+
+  toJSON(message: VerifySignInCodeResponse): unknown {
+    const obj: any = {};
+    if (message.user !== undefined) {
+      obj.user = User.toJSON(message.user);
+    }
+    if (message.refusal !== 0) {
+      obj.refusal = signInCodeRefusalToJSON(message.refusal);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<VerifySignInCodeResponse>, I>>(base?: I): VerifySignInCodeResponse {
+    return VerifySignInCodeResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<VerifySignInCodeResponse>, I>>(object: I): VerifySignInCodeResponse {
+    const message = createBaseVerifySignInCodeResponse();
+    message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
+    message.refusal = object.refusal ?? 0;
+    return message;
+  },
+};
+
 /**
  * Users, personal access tokens and authentication. Every call but Authenticate carries the
  * caller's Actor; the service decides what that actor may do.
@@ -3201,6 +4061,52 @@ export const AuthServiceService = {
     responseDeserialize: (value: Buffer): RevokePersonalAccessTokenResponse =>
       RevokePersonalAccessTokenResponse.decode(value),
   },
+  /** TOTP two-factor authentication of the actor (the profile page), and the second step of sign-in. */
+  prepareTwoFactor: {
+    path: "/canopy.auth.v1.AuthService/PrepareTwoFactor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: PrepareTwoFactorRequest): Buffer =>
+      Buffer.from(PrepareTwoFactorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): PrepareTwoFactorRequest => PrepareTwoFactorRequest.decode(value),
+    responseSerialize: (value: PrepareTwoFactorResponse): Buffer =>
+      Buffer.from(PrepareTwoFactorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): PrepareTwoFactorResponse => PrepareTwoFactorResponse.decode(value),
+  },
+  enableTwoFactor: {
+    path: "/canopy.auth.v1.AuthService/EnableTwoFactor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: EnableTwoFactorRequest): Buffer =>
+      Buffer.from(EnableTwoFactorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): EnableTwoFactorRequest => EnableTwoFactorRequest.decode(value),
+    responseSerialize: (value: EnableTwoFactorResponse): Buffer =>
+      Buffer.from(EnableTwoFactorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): EnableTwoFactorResponse => EnableTwoFactorResponse.decode(value),
+  },
+  disableTwoFactor: {
+    path: "/canopy.auth.v1.AuthService/DisableTwoFactor" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DisableTwoFactorRequest): Buffer =>
+      Buffer.from(DisableTwoFactorRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DisableTwoFactorRequest => DisableTwoFactorRequest.decode(value),
+    responseSerialize: (value: DisableTwoFactorResponse): Buffer =>
+      Buffer.from(DisableTwoFactorResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DisableTwoFactorResponse => DisableTwoFactorResponse.decode(value),
+  },
+  /** The one-time code of a user whose password the gateway has just accepted (see SignIn). */
+  verifySignInCode: {
+    path: "/canopy.auth.v1.AuthService/VerifySignInCode" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: VerifySignInCodeRequest): Buffer =>
+      Buffer.from(VerifySignInCodeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): VerifySignInCodeRequest => VerifySignInCodeRequest.decode(value),
+    responseSerialize: (value: VerifySignInCodeResponse): Buffer =>
+      Buffer.from(VerifySignInCodeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): VerifySignInCodeResponse => VerifySignInCodeResponse.decode(value),
+  },
 } as const;
 
 export interface AuthServiceServer extends UntypedServiceImplementation {
@@ -3215,6 +4121,12 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   listPersonalAccessTokens: handleUnaryCall<ListPersonalAccessTokensRequest, ListPersonalAccessTokensResponse>;
   getPersonalAccessToken: handleUnaryCall<GetPersonalAccessTokenRequest, PersonalAccessToken>;
   revokePersonalAccessToken: handleUnaryCall<RevokePersonalAccessTokenRequest, RevokePersonalAccessTokenResponse>;
+  /** TOTP two-factor authentication of the actor (the profile page), and the second step of sign-in. */
+  prepareTwoFactor: handleUnaryCall<PrepareTwoFactorRequest, PrepareTwoFactorResponse>;
+  enableTwoFactor: handleUnaryCall<EnableTwoFactorRequest, EnableTwoFactorResponse>;
+  disableTwoFactor: handleUnaryCall<DisableTwoFactorRequest, DisableTwoFactorResponse>;
+  /** The one-time code of a user whose password the gateway has just accepted (see SignIn). */
+  verifySignInCode: handleUnaryCall<VerifySignInCodeRequest, VerifySignInCodeResponse>;
 }
 
 export interface AuthServiceClient extends Client {
@@ -3379,6 +4291,68 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RevokePersonalAccessTokenResponse) => void,
+  ): ClientUnaryCall;
+  /** TOTP two-factor authentication of the actor (the profile page), and the second step of sign-in. */
+  prepareTwoFactor(
+    request: PrepareTwoFactorRequest,
+    callback: (error: ServiceError | null, response: PrepareTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  prepareTwoFactor(
+    request: PrepareTwoFactorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: PrepareTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  prepareTwoFactor(
+    request: PrepareTwoFactorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: PrepareTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  enableTwoFactor(
+    request: EnableTwoFactorRequest,
+    callback: (error: ServiceError | null, response: EnableTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  enableTwoFactor(
+    request: EnableTwoFactorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: EnableTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  enableTwoFactor(
+    request: EnableTwoFactorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: EnableTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  disableTwoFactor(
+    request: DisableTwoFactorRequest,
+    callback: (error: ServiceError | null, response: DisableTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  disableTwoFactor(
+    request: DisableTwoFactorRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DisableTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  disableTwoFactor(
+    request: DisableTwoFactorRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DisableTwoFactorResponse) => void,
+  ): ClientUnaryCall;
+  /** The one-time code of a user whose password the gateway has just accepted (see SignIn). */
+  verifySignInCode(
+    request: VerifySignInCodeRequest,
+    callback: (error: ServiceError | null, response: VerifySignInCodeResponse) => void,
+  ): ClientUnaryCall;
+  verifySignInCode(
+    request: VerifySignInCodeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: VerifySignInCodeResponse) => void,
+  ): ClientUnaryCall;
+  verifySignInCode(
+    request: VerifySignInCodeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: VerifySignInCodeResponse) => void,
   ): ClientUnaryCall;
 }
 

@@ -161,6 +161,11 @@ export interface AuthorizeRequest {
     | undefined;
   /** Authorize only: the user's answer. */
   approved: boolean;
+  /**
+   * OIDC `prompt`; "none" makes the provider answer login_required / consent_required instead of asking.
+   * Without a signed-in user (no actor) only prompt=none is answered.
+   */
+  prompt: string;
 }
 
 export interface PreAuthorizeResponse {
@@ -216,6 +221,11 @@ export interface TokenResponse {
   scope: string;
   createdAt: number;
   idToken: string;
+  /**
+   * Set (true) only when the request proved a client with its secret: the gateway counts such requests
+   * against that client's rate limit, and no others (naming a client_id must not spend its budget).
+   */
+  clientAuthenticated?: boolean | undefined;
 }
 
 export interface TokenInfoRequest {
@@ -243,7 +253,11 @@ export interface RevokeRequest {
 }
 
 export interface RevokeResponse {
-  error?: OAuthError | undefined;
+  error?:
+    | OAuthError
+    | undefined;
+  /** As in TokenResponse. */
+  clientAuthenticated?: boolean | undefined;
 }
 
 export interface IntrospectRequest {
@@ -266,6 +280,8 @@ export interface IntrospectResponse {
   exp: number;
   iat: number;
   sub: string;
+  /** As in TokenResponse. */
+  clientAuthenticated?: boolean | undefined;
 }
 
 export interface UserInfoRequest {
@@ -1472,6 +1488,7 @@ function createBaseAuthorizeRequest(): AuthorizeRequest {
     responseMode: "",
     authTime: undefined,
     approved: false,
+    prompt: "",
   };
 }
 
@@ -1512,6 +1529,9 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
     }
     if (message.approved !== false) {
       writer.uint32(96).bool(message.approved);
+    }
+    if (message.prompt !== "") {
+      writer.uint32(106).string(message.prompt);
     }
     return writer;
   },
@@ -1625,6 +1645,14 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
             message.approved = reader.bool();
             continue;
           }
+          case 13: {
+            if (tag !== 106) {
+              break;
+            }
+
+            message.prompt = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1679,6 +1707,7 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
         ? fromJsonTimestamp(object.auth_time)
         : undefined,
       approved: isSet(object.approved) ? globalThis.Boolean(object.approved) : false,
+      prompt: isSet(object.prompt) ? globalThis.String(object.prompt) : "",
     };
   },
 
@@ -1720,6 +1749,9 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
     if (message.approved !== false) {
       obj.approved = message.approved;
     }
+    if (message.prompt !== "") {
+      obj.prompt = message.prompt;
+    }
     return obj;
   },
 
@@ -1740,6 +1772,7 @@ export const AuthorizeRequest: MessageFns<AuthorizeRequest> = {
     message.responseMode = object.responseMode ?? "";
     message.authTime = object.authTime ?? undefined;
     message.approved = object.approved ?? false;
+    message.prompt = object.prompt ?? "";
     return message;
   },
 };
@@ -2376,6 +2409,7 @@ function createBaseTokenResponse(): TokenResponse {
     scope: "",
     createdAt: 0,
     idToken: "",
+    clientAuthenticated: undefined,
   };
 }
 
@@ -2404,6 +2438,9 @@ export const TokenResponse: MessageFns<TokenResponse> = {
     }
     if (message.idToken !== "") {
       writer.uint32(66).string(message.idToken);
+    }
+    if (message.clientAuthenticated !== undefined) {
+      writer.uint32(72).bool(message.clientAuthenticated);
     }
     return writer;
   },
@@ -2485,6 +2522,14 @@ export const TokenResponse: MessageFns<TokenResponse> = {
             message.idToken = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.clientAuthenticated = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2531,6 +2576,11 @@ export const TokenResponse: MessageFns<TokenResponse> = {
         : isSet(object.id_token)
         ? globalThis.String(object.id_token)
         : "",
+      clientAuthenticated: isSet(object.clientAuthenticated)
+        ? globalThis.Boolean(object.clientAuthenticated)
+        : isSet(object.client_authenticated)
+        ? globalThis.Boolean(object.client_authenticated)
+        : undefined,
     };
   },
 
@@ -2560,6 +2610,9 @@ export const TokenResponse: MessageFns<TokenResponse> = {
     if (message.idToken !== "") {
       obj.idToken = message.idToken;
     }
+    if (message.clientAuthenticated !== undefined) {
+      obj.clientAuthenticated = message.clientAuthenticated;
+    }
     return obj;
   },
 
@@ -2578,6 +2631,7 @@ export const TokenResponse: MessageFns<TokenResponse> = {
     message.scope = object.scope ?? "";
     message.createdAt = object.createdAt ?? 0;
     message.idToken = object.idToken ?? "";
+    message.clientAuthenticated = object.clientAuthenticated ?? undefined;
     return message;
   },
 };
@@ -2924,13 +2978,16 @@ export const RevokeRequest: MessageFns<RevokeRequest> = {
 };
 
 function createBaseRevokeResponse(): RevokeResponse {
-  return { error: undefined };
+  return { error: undefined, clientAuthenticated: undefined };
 }
 
 export const RevokeResponse: MessageFns<RevokeResponse> = {
   encode(message: RevokeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.error !== undefined) {
       OAuthError.encode(message.error, writer.uint32(10).fork()).join();
+    }
+    if (message.clientAuthenticated !== undefined) {
+      writer.uint32(16).bool(message.clientAuthenticated);
     }
     return writer;
   },
@@ -2956,6 +3013,14 @@ export const RevokeResponse: MessageFns<RevokeResponse> = {
             message.error = OAuthError.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.clientAuthenticated = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2969,13 +3034,23 @@ export const RevokeResponse: MessageFns<RevokeResponse> = {
   },
 
   fromJSON(object: any): RevokeResponse {
-    return { error: isSet(object.error) ? OAuthError.fromJSON(object.error) : undefined };
+    return {
+      error: isSet(object.error) ? OAuthError.fromJSON(object.error) : undefined,
+      clientAuthenticated: isSet(object.clientAuthenticated)
+        ? globalThis.Boolean(object.clientAuthenticated)
+        : isSet(object.client_authenticated)
+        ? globalThis.Boolean(object.client_authenticated)
+        : undefined,
+    };
   },
 
   toJSON(message: RevokeResponse): unknown {
     const obj: any = {};
     if (message.error !== undefined) {
       obj.error = OAuthError.toJSON(message.error);
+    }
+    if (message.clientAuthenticated !== undefined) {
+      obj.clientAuthenticated = message.clientAuthenticated;
     }
     return obj;
   },
@@ -2988,6 +3063,7 @@ export const RevokeResponse: MessageFns<RevokeResponse> = {
     message.error = (object.error !== undefined && object.error !== null)
       ? OAuthError.fromPartial(object.error)
       : undefined;
+    message.clientAuthenticated = object.clientAuthenticated ?? undefined;
     return message;
   },
 };
@@ -3130,6 +3206,7 @@ function createBaseIntrospectResponse(): IntrospectResponse {
     exp: 0,
     iat: 0,
     sub: "",
+    clientAuthenticated: undefined,
   };
 }
 
@@ -3161,6 +3238,9 @@ export const IntrospectResponse: MessageFns<IntrospectResponse> = {
     }
     if (message.sub !== "") {
       writer.uint32(74).string(message.sub);
+    }
+    if (message.clientAuthenticated !== undefined) {
+      writer.uint32(80).bool(message.clientAuthenticated);
     }
     return writer;
   },
@@ -3250,6 +3330,14 @@ export const IntrospectResponse: MessageFns<IntrospectResponse> = {
             message.sub = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.clientAuthenticated = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3281,6 +3369,11 @@ export const IntrospectResponse: MessageFns<IntrospectResponse> = {
       exp: isSet(object.exp) ? globalThis.Number(object.exp) : 0,
       iat: isSet(object.iat) ? globalThis.Number(object.iat) : 0,
       sub: isSet(object.sub) ? globalThis.String(object.sub) : "",
+      clientAuthenticated: isSet(object.clientAuthenticated)
+        ? globalThis.Boolean(object.clientAuthenticated)
+        : isSet(object.client_authenticated)
+        ? globalThis.Boolean(object.client_authenticated)
+        : undefined,
     };
   },
 
@@ -3313,6 +3406,9 @@ export const IntrospectResponse: MessageFns<IntrospectResponse> = {
     if (message.sub !== "") {
       obj.sub = message.sub;
     }
+    if (message.clientAuthenticated !== undefined) {
+      obj.clientAuthenticated = message.clientAuthenticated;
+    }
     return obj;
   },
 
@@ -3332,6 +3428,7 @@ export const IntrospectResponse: MessageFns<IntrospectResponse> = {
     message.exp = object.exp ?? 0;
     message.iat = object.iat ?? 0;
     message.sub = object.sub ?? "";
+    message.clientAuthenticated = object.clientAuthenticated ?? undefined;
     return message;
   },
 };

@@ -7,6 +7,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { Timestamp } from "../../../google/protobuf/timestamp";
+import { ApplicationSettings } from "../../auth/v1/settings";
 import { Actor, TokenKind, tokenKindFromJSON, tokenKindToJSON } from "../../common/v1/common";
 
 /**
@@ -56,6 +57,11 @@ export interface TokenRevoked {
   tokenId: number;
   userId: number;
   kind: TokenKind;
+}
+
+/** The application settings after a change, whole: a reader needs no other call to catch up. */
+export interface ApplicationSettingsUpdated {
+  settings?: ApplicationSettings | undefined;
 }
 
 function createBaseEvent(): Event {
@@ -841,6 +847,75 @@ export const TokenRevoked: MessageFns<TokenRevoked> = {
     message.tokenId = object.tokenId ?? 0;
     message.userId = object.userId ?? 0;
     message.kind = object.kind ?? 0;
+    return message;
+  },
+};
+
+function createBaseApplicationSettingsUpdated(): ApplicationSettingsUpdated {
+  return { settings: undefined };
+}
+
+export const ApplicationSettingsUpdated: MessageFns<ApplicationSettingsUpdated> = {
+  encode(message: ApplicationSettingsUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.settings !== undefined) {
+      ApplicationSettings.encode(message.settings, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ApplicationSettingsUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseApplicationSettingsUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.settings = ApplicationSettings.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ApplicationSettingsUpdated {
+    return { settings: isSet(object.settings) ? ApplicationSettings.fromJSON(object.settings) : undefined };
+  },
+
+  toJSON(message: ApplicationSettingsUpdated): unknown {
+    const obj: any = {};
+    if (message.settings !== undefined) {
+      obj.settings = ApplicationSettings.toJSON(message.settings);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ApplicationSettingsUpdated>, I>>(base?: I): ApplicationSettingsUpdated {
+    return ApplicationSettingsUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ApplicationSettingsUpdated>, I>>(object: I): ApplicationSettingsUpdated {
+    const message = createBaseApplicationSettingsUpdated();
+    message.settings = (object.settings !== undefined && object.settings !== null)
+      ? ApplicationSettings.fromPartial(object.settings)
+      : undefined;
     return message;
   },
 };

@@ -1,6 +1,7 @@
 import { withTransaction } from "@canopy/kit";
 import type { oauth } from "@canopy/protos";
 import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/errors";
+import { grantableTo } from "../../../domain/oauth/scopes";
 import { isValidVerifier, verifierMatches } from "../../../domain/oauth/pkce";
 import { tokenDigest } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
@@ -33,6 +34,9 @@ export async function authorizationCodeGrant(
     }
     if (grant.expires_at.getTime() <= Date.now()) return refuse("invalid_grant");
     if (grant.redirect_uri !== req.redirectUri) return refuse("invalid_grant");
+    // A user blocked since the code was issued gets nothing for it (nor administrator scopes once demoted).
+    if (grant.user_state !== "active") return refuse("invalid_grant");
+    if (!grantableTo(grant.scopes, grant.user_admin)) return refuse("invalid_scope");
     if (grant.code_challenge) {
       if (!req.codeVerifier) throw new OAuthRefusal(missingParameter("code_verifier"));
       const ok =

@@ -1,7 +1,7 @@
 import { withTransaction } from "@canopy/kit";
 import { oauth } from "@canopy/protos";
 import { refuse } from "../../../domain/oauth/errors";
-import { effectiveScopes, SERVER_SCOPES } from "../../../domain/oauth/scopes";
+import { effectiveScopes, grantableTo, SERVER_SCOPES } from "../../../domain/oauth/scopes";
 import type { Deps } from "../../../deps";
 import { verifyPassword } from "../../sign-in";
 import { authenticateClient } from "../client-auth";
@@ -25,6 +25,7 @@ export async function passwordGrant(deps: Deps, req: oauth.TokenRequest): Promis
     return refuse("invalid_grant");
   if (result.user.twoFactorEnabled) return refuse("invalid_grant");
   const user = result.user;
+  if (!grantableTo(scopes, user.admin)) return refuse("invalid_scope");
   return withTransaction(deps.pool, async (tx) => {
     const issued = await issueTokens(deps, tx, {
       applicationId: app?.id ?? null,

@@ -1,13 +1,15 @@
 import { withTransaction } from "@canopy/kit";
 import type { oauth } from "@canopy/protos";
 import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/errors";
-import { parseScopes } from "../../../domain/oauth/scopes";
+import { grantableTo, parseScopes } from "../../../domain/oauth/scopes";
 import { tokenDigest } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
 import { lockByRefreshDigest, retireRotated, revokeTokenFamily } from "../../../store/oauth-tokens";
 import { authenticateClient } from "../client-auth";
 import { issueTokens, openReply, sealReply } from "../issue";
 import { announceRevoked } from "../revoke-tokens";
+
+const sameScopes = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
 
 type Outcome = { reply: oauth.TokenResponse } | { reused: boolean };
 
@@ -37,15 +39,20 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
     if (old.refresh_expires_at && old.refresh_expires_at.getTime() <= Date.now())
       return refuse("invalid_grant");
     if (old.user_id && old.user_state !== "active") return refuse("invalid_grant");
+    // RFC 6749 §6: the refresh token carries the grant's scope; the access token may ask for less.
+    const granted = old.refresh_scopes ?? old.scopes;
     const requested = parseScopes(req.scope);
     if (!requested) return refuse("invalid_scope");
-    if (!requested.every((s) => old.scopes.includes(s))) return refuse("invalid_scope");
+    if (!requested.every((s) => granted.includes(s))) return refuse("invalid_scope");
+    const scopes = requested.length ? requested : granted;
+    if (!grantableTo(scopes, Boolean(old.user_admin))) return refuse("invalid_scope");
     const issued = await issueTokens(deps, tx, {
       applicationId: old.application_id,
       // Checked above: a token of an application is refreshed only by that application.
       clientId: old.application_id ? client!.uid : null,
       userId: old.user_id,
-      scopes: requested.length ? requested : old.scopes,
+      scopes,
+      refreshScopes: sameScopes(scopes, granted) ? null : granted,
       familyId: old.family_id,
       grantId: old.grant_id,
       authTime: old.auth_time,
