@@ -7,6 +7,7 @@ import {
   createClient,
   createPool,
   defineService,
+  loadCallSigner,
   loadConfig,
   runService,
   serve,
@@ -56,6 +57,20 @@ function sampleService(parts: { getUser?: () => Promise<auth.User>; prepare?: ()
 const readiness = async (port: number) => (await fetch(`http://127.0.0.1:${port}/-/readiness`)).status;
 
 describe("runService", () => {
+  it("serves only calls the gateway signed, on the configured loopback host", async () => {
+    const { definition } = sampleService();
+    const service = await startTestService(definition);
+    try {
+      expect(service.config.CANOPY_GRPC_HOST).toBe("127.0.0.1");
+      const unsigned = service.client(auth.AuthServiceService, { signer: undefined });
+      expect((await failureOf(unsigned.getUser({ id: 1, username: "" }))).code).toBe(status.UNAUTHENTICATED);
+      const signed = service.client(auth.AuthServiceService);
+      await expect(signed.getUser({ id: 1, username: "" })).resolves.toMatchObject({ username: "root" });
+    } finally {
+      await service.stop();
+    }
+  });
+
   it("migrates its schema, runs start-up timers, and serves gRPC and health once it resolves", async () => {
     const { definition, timerRuns } = sampleService();
     const service = await startTestService(definition);
@@ -83,6 +98,7 @@ describe("runService", () => {
     const client = createClient(auth.AuthServiceService, {
       address: `127.0.0.1:${service.grpcPort}`,
       idempotent: [],
+      signer: loadCallSigner(service.config),
     });
     const inFlight = client.getUser({ id: 1, username: "" });
     await waitFor("the call to reach its handler", () => release !== undefined);
