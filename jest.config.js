@@ -1,5 +1,7 @@
 // Unit and contract tests run from TypeScript sources (swc, no type-check: `npm run build` does
-// that); e2e tests drive the built stack. Both talk to real PostgreSQL, Redis and NATS.
+// that); e2e tests drive the built stack. Both talk to real PostgreSQL, Redis and NATS. Domain tests
+// (test/domain/) are pure rules: they run in the unit project too, and alone, without any
+// infrastructure, as `npm run test:domain`.
 const { readManifest } = require("./deploy/lib/manifest.cjs");
 
 const manifest = readManifest();
@@ -19,7 +21,8 @@ const moduleNameMapper = Object.fromEntries(
     [`^${name}/(.+)$`, `<rootDir>/${workspace}/src/$1`],
   ]),
 );
-const unitFolders = [...workspaces.map((w) => w.workspace), "deploy"].join(",");
+const workspaceFolders = workspaces.map((w) => w.workspace).join(",");
+const unitFolders = `${workspaceFolders},deploy`;
 const common = {
   rootDir: __dirname,
   transform,
@@ -30,6 +33,11 @@ const common = {
 
 module.exports = {
   projects: [
+    {
+      ...common,
+      displayName: "domain",
+      testMatch: [`<rootDir>/{${workspaceFolders}}/test/domain/**/*.test.ts`],
+    },
     {
       ...common,
       displayName: "unit",

@@ -1,14 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  connectNats,
-  connectRedis,
-  EVENTS,
-  payloadOf,
-  startBroadcastConsumer,
-  type Logger,
-} from "@canopy/kit";
-import type { events } from "@canopy/protos";
+import { connectNats, connectRedis, payloadOf, startBroadcastConsumer, type Logger } from "@canopy/kit";
+import { AUTH_EVENTS, type events } from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
@@ -17,9 +10,14 @@ import { rateLimits } from "./middleware/rate-limit";
 
 /** Drops cached authentications when the auth service says a token or user changed. */
 async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event) {
-  const revoked = payloadOf(event, EVENTS.tokenRevoked);
+  const revoked = payloadOf(event, AUTH_EVENTS.tokenRevoked);
   if (revoked) return cache.dropToken(revoked.kind, revoked.tokenId);
-  for (const kind of [EVENTS.userBlocked, EVENTS.userUnblocked, EVENTS.userDeleted, EVENTS.userUpdated]) {
+  for (const kind of [
+    AUTH_EVENTS.userBlocked,
+    AUTH_EVENTS.userUnblocked,
+    AUTH_EVENTS.userDeleted,
+    AUTH_EVENTS.userUpdated,
+  ]) {
     const payload = payloadOf<{ userId: number }>(event, kind);
     if (payload) return cache.dropUser(payload.userId);
   }

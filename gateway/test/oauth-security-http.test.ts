@@ -3,15 +3,7 @@
  * client authentication as RFC 6749 §2.3 has it, the per-client rate limit that anyone could spend,
  * tokens outliving their user's deletion, prompt=none, and `return_to` reaching the CSP header.
  */
-import {
-  createUser,
-  eventually,
-  PASSWORD,
-  startStack,
-  type ApiUser,
-  type Gateway,
-  type Stack,
-} from "./support";
+import { createUser, waitFor, PASSWORD, startStack, type ApiUser, type Gateway, type Stack } from "./support";
 import { actorFor, Browser, freshIp, oauthClient, WEB_GATEWAY, type OAuthClient } from "./web-support";
 
 interface App {
@@ -159,7 +151,7 @@ test("deleting a user stops its applications' tokens (issued to others) on every
       const res = await gw.get("/api/v4/user", { headers: { Authorization: `Bearer ${token}` } });
       return res.status === 401 ? res : undefined;
     };
-    await eventually("the token to be refused", refused, 5_000);
+    await waitFor("the token to be refused", refused, 5_000);
   }
 });
 

@@ -8,29 +8,29 @@
  * (`unique`), and no test counts rows or rate-limit points it did not create itself.
  */
 import { randomBytes } from "node:crypto";
-import { connectRedis, createLogger, createPool, type Pool, type RedisClient } from "@canopy/kit";
-import { loadAuthConfig, startAuthService } from "@canopy/auth";
+import { connectRedis, createPool, type Pool, type RedisClient } from "@canopy/kit";
+import {
+  childLogger,
+  recordingLogger,
+  startTestService,
+  unique,
+  waitFor,
+  type RecordedLogs,
+  type TestService,
+} from "@canopy/kit/testing";
+import { authServiceDefinition, type AuthConfig } from "@canopy/auth";
 import { loadGatewayConfig, startGateway } from "../src";
+
+export { unique, waitFor };
+
+// Real PostgreSQL, NATS and argon2 hashing, with every test file running at once: 5 s is too tight.
+jest.setTimeout(20_000);
 
 export const EXTERNAL_URL = "https://canopy.example.com";
 export const ROOT_PASSWORD = "root-password-for-gateway-tests";
 export const PASSWORD = "s3cret-Passw0rd!";
 
-/** A short random suffix, so names never collide across tests, files and runs. */
-export const unique = (prefix = "u") => `${prefix}${randomBytes(5).toString("hex")}`;
 export const newRootToken = () => `glpat-${randomBytes(24).toString("base64url")}`;
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Every line a logger wrote, as text (pino's JSON). */
-export class LogSink {
-  readonly lines: string[] = [];
-  write(line: string) {
-    this.lines.push(line);
-  }
-  get text() {
-    return this.lines.join("");
-  }
-}
 
 export interface Reply {
   status: number;
@@ -92,7 +92,7 @@ export class Gateway {
 
 export interface Stack {
   /** The auth service, running in this process. */
-  authService: Awaited<ReturnType<typeof startAuthService>>;
+  authService: TestService<AuthConfig, unknown>;
   /** The first gateway; `gateways` holds all of them. */
   gw: Gateway;
   gateways: Gateway[];
@@ -100,7 +100,8 @@ export interface Stack {
   /** A pool on the test database (search_path `auth`), for reading back and for what the API cannot do. */
   db: Pool;
   redis: RedisClient;
-  logs: LogSink;
+  /** Every line the stack's processes logged. */
+  logs: RecordedLogs;
   authAddress: string;
   /** Starts one more gateway (against this stack's auth service unless `env` says otherwise). */
   addGateway(env?: Record<string, string>): Promise<Gateway>;
@@ -116,19 +117,16 @@ const GENEROUS_LIMITS = {
 };
 
 export async function startStack(options: { gateways?: Record<string, string>[] } = {}): Promise<Stack> {
-  const logs = new LogSink();
+  const logs = recordingLogger("auth");
   const rootToken = newRootToken();
-  const authConfig = loadAuthConfig({
-    ...process.env,
-    CANOPY_AUTH_GRPC_PORT: "0",
-    CANOPY_ROOT_PASSWORD: ROOT_PASSWORD,
-    CANOPY_ROOT_TOKEN: rootToken,
+  const auth = await startTestService(authServiceDefinition, {
+    env: { CANOPY_ROOT_PASSWORD: ROOT_PASSWORD, CANOPY_ROOT_TOKEN: rootToken },
+    log: logs.log,
   });
-  const auth = await startAuthService(authConfig, createLogger("auth", "trace", logs));
-  const authAddress = `127.0.0.1:${auth.grpc.port}`;
-  const db = createPool({ url: authConfig.CANOPY_DATABASE_URL, schema: "auth" });
-  const gatewayLog = createLogger("gateway", "trace", logs);
-  const redis = await connectRedis(authConfig.CANOPY_REDIS_URL, gatewayLog);
+  const authAddress = auth.address;
+  const db = createPool({ url: auth.config.CANOPY_DATABASE_URL, schema: "auth" });
+  const gatewayLog = childLogger(logs, "gateway");
+  const redis = await connectRedis(auth.config.CANOPY_REDIS_URL, gatewayLog);
   const gateways: Gateway[] = [];
   const addGateway = async (env: Record<string, string> = {}) => {
     const config = loadGatewayConfig({
@@ -254,21 +252,6 @@ export async function countUsers(stack: Stack, where: string, params: unknown[])
     params,
   );
   return rows[0]!.n;
-}
-
-/** Polls `probe` until it returns something other than undefined; fails after `timeoutMs`. */
-export async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 1_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
 }
 
 /** GitLab's API headers on a JSON answer. */

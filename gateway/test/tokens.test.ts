@@ -4,7 +4,7 @@
  */
 import {
   createToken,
-  eventually,
+  waitFor,
   expectError,
   expectJsonHeaders,
   FORBIDDEN,
@@ -47,7 +47,7 @@ const ids = (res: Reply) => (res.body as { id: number }[]).map((t) => t.id);
 /** Uses a token once and waits until its use is recorded (the auth service records it in the background). */
 async function use(secret: string, tokenId: number) {
   expect((await stack.gw.get("/api/v4/user", { token: secret })).status).toBe(200);
-  await eventually("last_used_at", async () => {
+  await waitFor("last_used_at", async () => {
     const { rows } = await stack.db.query(
       "SELECT last_used_at FROM auth.personal_access_tokens WHERE id = $1",
       [tokenId],

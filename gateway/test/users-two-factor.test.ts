@@ -3,11 +3,11 @@
  * enrolment (GET /user is served from the authentication cache, which must not keep the old value).
  */
 import { generateSync } from "otplib";
-import { baseConfigSchema, createClient, loadCallSigner, loadConfig, type PromiseClient } from "@canopy/kit";
+import type { PromiseClient } from "@canopy/kit";
 import { auth } from "@canopy/protos";
 import {
   createAdmin,
-  eventually,
+  waitFor,
   expectError,
   FORBIDDEN,
   PASSWORD,
@@ -23,14 +23,9 @@ let stack: Stack;
 let authClient: PromiseClient<typeof auth.AuthServiceService>;
 beforeAll(async () => {
   stack = await startStack();
-  authClient = createClient(auth.AuthServiceService, {
-    address: stack.authAddress,
-    idempotent: [],
-    signer: loadCallSigner(loadConfig(baseConfigSchema)),
-  });
+  authClient = stack.authService.client(auth.AuthServiceService);
 }, 30_000);
 afterAll(async () => {
-  authClient.close();
   await stack.stop();
 });
 
@@ -55,7 +50,7 @@ test("an administrator turns it off: 204, and the API says so at once", async ()
   expect(await self(secret)).toMatchObject({ two_factor_enabled: false });
   await enrol(user);
   // Enrolment publishes user.updated, which drops the gateway's cached answer.
-  await eventually(
+  await waitFor(
     "two_factor_enabled in GET /user",
     async () => ((await self(secret)) as { two_factor_enabled: boolean }).two_factor_enabled || undefined,
     5_000,

@@ -6,7 +6,7 @@
  * header), so the per-IP sign-in throttle of one test never counts another test's attempts.
  */
 import { randomInt } from "node:crypto";
-import { baseConfigSchema, createClient, loadCallSigner, loadConfig, type PromiseClient } from "@canopy/kit";
+import type { PromiseClient } from "@canopy/kit";
 import { common, oauth } from "@canopy/protos";
 import { PASSWORD, startStack, type Gateway, type Stack } from "./support";
 
@@ -123,12 +123,7 @@ export function expectHtmlPage(page: Page, status = 200) {
 export type OAuthClient = PromiseClient<typeof oauth.OAuthServiceService>;
 
 /** A gRPC client of the OAuth service, for what the pages do not offer (trusted apps). */
-export const oauthClient = (stack: Stack): OAuthClient =>
-  createClient(oauth.OAuthServiceService, {
-    address: stack.authAddress,
-    idempotent: [],
-    signer: loadCallSigner(loadConfig(baseConfigSchema)),
-  }) as OAuthClient;
+export const oauthClient = (stack: Stack): OAuthClient => stack.authService.client(oauth.OAuthServiceService);
 
 export const actorFor = (user: { id: number; username: string }, admin = false): common.Actor => ({
   userId: user.id,

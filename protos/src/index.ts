@@ -6,4 +6,5 @@ export { Timestamp } from "./gen/google/protobuf/timestamp";
 export { AUTH_IDEMPOTENT_METHODS, SETTINGS_IDEMPOTENT_METHODS } from "./idempotent";
 export * as oauth from "./gen/canopy/auth/v1/oauth";
 export { OAUTH_SCOPES } from "./scopes";
+export { AUTH_EVENTS, AUTH_SUBJECTS } from "./events/auth";
 export * as settings from "./gen/canopy/auth/v1/settings";

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { EVENTS, recordEvent, withAdvisoryLock, withTransaction } from "@canopy/kit";
+import { recordEvent, withAdvisoryLock, withTransaction } from "@canopy/kit";
+import { AUTH_EVENTS } from "@canopy/protos";
 import { hashPassword } from "./domain/passwords";
 import { tokenDigest } from "./domain/tokens";
 import type { Deps } from "./deps";
+import { insertRootToken } from "./store/tokens";
 import { findUserByUsername, insertUser } from "./store/users";
 
 export const ROOT_TOKEN_NAME = "canopy-root-token";
@@ -26,7 +28,7 @@ export async function bootstrap(deps: Deps, options: { rootPassword?: string; ro
           password_hash: passwordHash,
           confirmed_at: new Date(),
         });
-        await recordEvent(tx, EVENTS.userCreated, { userId: user.id, username: user.username });
+        await recordEvent(tx, AUTH_EVENTS.userCreated, { userId: user.id, username: user.username });
         return user;
       });
       if (!options.rootPassword) {
@@ -36,12 +38,9 @@ export async function bootstrap(deps: Deps, options: { rootPassword?: string; ro
       deps.log.info({ user_id: root.id }, "created administrator root");
     }
     if (options.rootToken) {
-      const { rowCount } = await deps.pool.query(
-        `INSERT INTO personal_access_tokens (user_id, name, scopes, token_digest)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (token_digest) DO NOTHING`,
-        [root.id, ROOT_TOKEN_NAME, ["api", "sudo"], tokenDigest(deps.tokenKey, options.rootToken)],
-      );
-      if (rowCount) deps.log.info("created root's token from CANOPY_ROOT_TOKEN");
+      const digest = tokenDigest(deps.tokenKey, options.rootToken);
+      if (await insertRootToken(deps.pool, { userId: root.id, name: ROOT_TOKEN_NAME, digest }))
+        deps.log.info("created root's token from CANOPY_ROOT_TOKEN");
     }
   });
 }

@@ -1,3 +1,3 @@
-export { startAuthService, SCHEMA } from "./server";
+export { authServiceDefinition } from "./service";
 export { authConfigSchema, loadAuthConfig, type AuthConfig } from "./config";
 export { ROOT_TOKEN_NAME } from "./bootstrap";

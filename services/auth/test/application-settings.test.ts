@@ -1,11 +1,8 @@
 import {
   ApplicationSettingsView,
   connectNats,
-  createClient,
-  loadCallSigner,
   createLogger,
   DEFAULT_APPLICATION_SETTINGS,
-  EVENTS,
   openSettingsBucket,
   payloadOf,
   SETTINGS_KEY,
@@ -14,15 +11,16 @@ import {
   type PromiseClient,
   type Subscription,
 } from "@canopy/kit";
-import { common, events, settings, SETTINGS_IDEMPOTENT_METHODS } from "@canopy/protos";
+import { AUTH_EVENTS, common, events, settings, SETTINGS_IDEMPOTENT_METHODS } from "@canopy/protos";
 import {
-  eventually,
   failure,
   newSignedInUser,
   startHarness,
   startService,
   status,
+  testEnv,
   unique,
+  waitFor,
   type Harness,
 } from "./support";
 import { mirrorSettings } from "../src/commands/mirror-settings";
@@ -55,16 +53,12 @@ const withoutTimes = ({ createdAt: _c, updatedAt: _u, ...rest }: settings.Applic
 beforeAll(async () => {
   h = await startHarness();
   endTurn = await takeSettingsTurn(h.db);
-  client = createClient(settings.SettingsServiceService, {
-    address: `127.0.0.1:${h.service.grpc.port}`,
-    idempotent: SETTINGS_IDEMPOTENT_METHODS,
-    signer: loadCallSigner(h.config),
-  });
+  client = h.service.client(settings.SettingsServiceService, { idempotent: SETTINGS_IDEMPOTENT_METHODS });
   nc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-test");
   subscription = await startBroadcastConsumer({
     nc,
     log,
-    subjects: [EVENTS.applicationSettingsUpdated.subject],
+    subjects: [AUTH_EVENTS.applicationSettingsUpdated.subject],
     handle: (event) => void received.push(event),
   });
 }, 60_000);
@@ -73,7 +67,6 @@ afterAll(async () => {
   await endTurn();
   await subscription.stop();
   await nc.drain();
-  client.close();
   await h.stop();
 });
 
@@ -172,23 +165,18 @@ test.each<[string, settings.ApplicationSettingsChanges, Record<string, string[]>
 test("each change is published with the whole snapshot", async () => {
   const marker = `${unique("host-")}.example`;
   const updated = await change({ outboundLocalRequestsWhitelist: { values: [marker] } });
-  const payload = await eventually(
-    () =>
-      received
-        .map((e) => payloadOf(e, EVENTS.applicationSettingsUpdated))
-        .find((p) => p?.settings?.outboundLocalRequestsWhitelist.includes(marker)),
-    5_000,
-    "ApplicationSettingsUpdated",
+  const payload = await waitFor("ApplicationSettingsUpdated", () =>
+    received
+      .map((e) => payloadOf(e, AUTH_EVENTS.applicationSettingsUpdated))
+      .find((p) => p?.settings?.outboundLocalRequestsWhitelist.includes(marker)),
   );
   expect(payload.settings).toEqual(updated);
 });
 
 test("two replicas and two readers converge through the KV bucket", async () => {
-  const second = await startService(h.config);
-  const secondClient: Client = createClient(settings.SettingsServiceService, {
-    address: `127.0.0.1:${second.grpc.port}`,
+  const second = await startService(testEnv(h.rootToken));
+  const secondClient: Client = second.client(settings.SettingsServiceService, {
     idempotent: SETTINGS_IDEMPOTENT_METHODS,
-    signer: loadCallSigner(h.config),
   });
   const readerNc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-reader");
   const bucket = h.config.CANOPY_SETTINGS_BUCKET;
@@ -214,7 +202,7 @@ test("two replicas and two readers converge through the KV bucket", async () => 
     const last = await read();
     expect(last.version).toBe(start.version + 6);
     for (const view of views)
-      await eventually(() => (view.current().version === last.version ? true : undefined), 5_000, "view");
+      await waitFor("view", () => (view.current().version === last.version ? true : undefined), 5_000);
     for (const view of views) expect(view.current()).toEqual(last);
 
     // A bucket holding another history (say, the database was restored) is put right by the
@@ -228,10 +216,10 @@ test("two replicas and two readers converge through the KV bucket", async () => 
         signupEnabled: true,
       }).finish(),
     );
-    await eventually(() => (views[0]!.current().signupEnabled ? true : undefined), 5_000, "foreign snapshot");
+    await waitFor("foreign snapshot", () => (views[0]!.current().signupEnabled ? true : undefined), 5_000);
     await mirrorSettings(h.service.deps);
     for (const view of views)
-      await eventually(() => (view.current().version === last.version ? true : undefined), 5_000, "repair");
+      await waitFor("repair", () => (view.current().version === last.version ? true : undefined), 5_000);
     for (const view of views) expect(view.current()).toEqual(last);
   } finally {
     await Promise.all(views.map((v) => v.stop()));

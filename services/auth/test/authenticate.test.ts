@@ -1,6 +1,6 @@
 import { auth, common } from "@canopy/protos";
 import { ROOT_TOKEN_NAME } from "../src/bootstrap";
-import { createUser, eventually, newRootToken, startHarness, unique, utcDate, type Harness } from "./support";
+import { createUser, waitFor, newRootToken, startHarness, unique, utcDate, type Harness } from "./support";
 
 // Authenticate is the gateway's question for every request: token -> Actor, or why not (GitLab's
 // API guard order: unknown, expired before revoked, then the owner's state).
@@ -80,13 +80,9 @@ describe("Authenticate: accepted tokens", () => {
     const { actor } = await h.rpc.authenticate({ token: secret });
     expect(token.lastUsedAt).toBeUndefined();
     const before = Date.now();
-    const lastUsedAt = await eventually(
-      async () => {
-        const seen = await h.rpc.getPersonalAccessToken({ actor, id: token.id });
-        return seen.lastUsedAt;
-      },
-      5_000,
+    const lastUsedAt = await waitFor(
       "last_used_at",
+      async () => (await h.rpc.getPersonalAccessToken({ actor, id: token.id })).lastUsedAt,
     );
     expect(Math.abs(lastUsedAt.getTime() - before)).toBeLessThan(10_000);
     expect(actor!.userId).toBe(user.id);

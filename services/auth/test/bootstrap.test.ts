@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { createClient, createPool, loadCallSigner, type Pool } from "@canopy/kit";
-import { AUTH_IDEMPOTENT_METHODS, auth } from "@canopy/protos";
+import { createPool, type Pool } from "@canopy/kit";
+import { auth } from "@canopy/protos";
 import { ROOT_TOKEN_NAME } from "../src/bootstrap";
 import { tokenDigest } from "../src/domain/tokens";
-import { newRootToken, startService, testConfig, type Service } from "./support";
+import { authRpc, newRootToken, startService, testEnv, type Service } from "./support";
 
 // Every replica runs migrations and bootstrap on start. Started together, they must still leave one
 // root, one root token per CANOPY_ROOT_TOKEN value and one UserCreated event.
@@ -19,8 +19,8 @@ const stopAll = async () => {
 afterAll(stopAll);
 
 /** Starts two services at once with the same configuration. */
-async function startTwo(config: ReturnType<typeof testConfig>) {
-  const pair = await Promise.all([startService(config), startService(config)]);
+async function startTwo(env: NodeJS.ProcessEnv) {
+  const pair = await Promise.all([startService(env), startService(env)]);
   started.push(...pair);
   return pair;
 }
@@ -45,7 +45,7 @@ async function rootState(db: Pool, rootToken: string, tokenKey: Buffer) {
 describe("bootstrap against the shared database", () => {
   it("leaves one root and one row for the root token when two services start together", async () => {
     const rootToken = newRootToken();
-    const [a, b] = await startTwo(testConfig(rootToken));
+    const [a, b] = await startTwo(testEnv(rootToken));
     const state = await rootState(a.pool, rootToken, a.deps.tokenKey);
     expect(state).toEqual({
       roots: 1,
@@ -60,26 +60,13 @@ describe("bootstrap against the shared database", () => {
 
   it("serves the same root token, with no expiry, from both replicas", async () => {
     const rootToken = newRootToken();
-    const services = await startTwo(testConfig(rootToken));
+    const services = await startTwo(testEnv(rootToken));
     const answers = await Promise.all(
       services.map(async (s) => {
-        const client = createClient(auth.AuthServiceService, {
-          address: `127.0.0.1:${s.grpc.port}`,
-          idempotent: AUTH_IDEMPOTENT_METHODS,
-          signer: loadCallSigner(s.deps.config),
-        });
-        try {
-          const answer = await client.authenticate({ token: rootToken });
-          const token = await client.getPersonalAccessToken(
-            auth.GetPersonalAccessTokenRequest.fromPartial({
-              actor: answer.actor,
-              id: answer.actor?.tokenId,
-            }),
-          );
-          return { answer, token };
-        } finally {
-          client.close();
-        }
+        const rpc = authRpc(s);
+        const answer = await rpc.authenticate({ token: rootToken });
+        const token = await rpc.getPersonalAccessToken({ actor: answer.actor, id: answer.actor?.tokenId });
+        return { answer, token };
       }),
     );
     const [first, second] = answers;
@@ -116,7 +103,7 @@ describe("bootstrap of an empty database", () => {
     const url = new URL(adminUrl);
     url.pathname = `/${name}`;
     const rootToken = newRootToken();
-    const [a, b] = await startTwo(testConfig(rootToken, { CANOPY_DATABASE_URL: url.toString() }));
+    const [a, b] = await startTwo(testEnv(rootToken, { CANOPY_DATABASE_URL: url.toString() }));
     expect(b.deps.tokenKey.equals(a.deps.tokenKey)).toBe(true);
     const db = createPool({ url: url.toString(), schema: "auth" });
     pools.push(db);

@@ -26,7 +26,7 @@ type Definition = typeof auth.AuthServiceService;
 /** A caller that is not the gateway: no signer, or a key of its own. */
 function attacker(options: Partial<ClientOptions<Definition>> = {}) {
   return createClient(auth.AuthServiceService, {
-    address: `127.0.0.1:${h.service.grpc.port}`,
+    address: h.service.address,
     idempotent: [],
     ...options,
   });
@@ -58,7 +58,7 @@ describe("a caller that is not the gateway", () => {
 
   it("the same request through the gateway's signer creates the token (the control)", async () => {
     const victim = await createUser(h);
-    await h.client.createPersonalAccessToken(tokenFor(victim.id));
+    await h.rpc.createPersonalAccessToken(tokenFor(victim.id));
     expect(await countTokensOf(h.db, victim.id)).toBe(1);
   });
 });

@@ -5,36 +5,17 @@
  * so a file can run a second instance in the same database with GitLab's behaviour.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createClient, createPool, loadCallSigner, type Pool, type PromiseClient } from "@canopy/kit";
-import { AUTH_IDEMPOTENT_METHODS, auth, common, oauth } from "@canopy/protos";
+import { createPool, type Pool, type PromiseClient } from "@canopy/kit";
+import { filledClient, type FilledClient } from "@canopy/kit/testing";
+import { auth, common, oauth } from "@canopy/protos";
 import type { AuthConfig } from "../src/config";
 import { tokenDigest } from "../src/domain/tokens";
-import { newRootToken, newUserAttributes, startService, testConfig, type Service } from "./support";
+import { authRpc, newUserAttributes, startService, testEnv, type Rpc, type Service } from "./support";
 
-type DeepPartial<T> = T extends Date
-  ? T
-  : T extends (infer U)[]
-    ? DeepPartial<U>[]
-    : T extends object
-      ? { [K in keyof T]?: DeepPartial<T[K]> }
-      : T;
+export type OAuthRpc = FilledClient<PromiseClient<typeof oauth.OAuthServiceService>>;
+export type AuthRpc = Rpc;
 
-/** A gRPC client whose requests are filled with proto3 defaults, as any generated client would send. */
-type Filled<D extends Record<string, unknown>, C extends { [K in keyof D]: (r: never) => unknown }> = {
-  [K in keyof D]: (request: DeepPartial<Parameters<C[K]>[0]>) => ReturnType<C[K]>;
-};
-type Requests<C extends Record<string, (r: never) => unknown>> = {
-  [K in keyof C]: { fromPartial(object: DeepPartial<Parameters<C[K]>[0]>): Parameters<C[K]>[0] };
-};
-
-type OAuthDef = typeof oauth.OAuthServiceService;
-type AuthDef = typeof auth.AuthServiceService;
-type OAuthClient = PromiseClient<OAuthDef>;
-type AuthClient = PromiseClient<AuthDef>;
-export type OAuthRpc = Filled<OAuthDef, Omit<OAuthClient, "close" | "raw">>;
-export type AuthRpc = Filled<AuthDef, Omit<AuthClient, "close" | "raw">>;
-
-const OAUTH_REQUESTS: Requests<Omit<OAuthClient, "close" | "raw">> = {
+const OAUTH_REQUESTS = {
   createApplication: oauth.CreateApplicationRequest,
   listApplications: oauth.ListApplicationsRequest,
   deleteApplication: oauth.DeleteApplicationRequest,
@@ -49,35 +30,6 @@ const OAUTH_REQUESTS: Requests<Omit<OAuthClient, "close" | "raw">> = {
   userInfo: oauth.UserInfoRequest,
   getJwks: oauth.GetJwksRequest,
 };
-
-const AUTH_REQUESTS: Requests<Omit<AuthClient, "close" | "raw">> = {
-  authenticate: auth.AuthenticateRequest,
-  getUser: auth.GetUserRequest,
-  listUsers: auth.ListUsersRequest,
-  createUser: auth.CreateUserRequest,
-  updateUser: auth.UpdateUserRequest,
-  deleteUser: auth.DeleteUserRequest,
-  setUserState: auth.SetUserStateRequest,
-  createPersonalAccessToken: auth.CreatePersonalAccessTokenRequest,
-  listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
-  getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
-  revokePersonalAccessToken: auth.RevokePersonalAccessTokenRequest,
-  prepareTwoFactor: auth.PrepareTwoFactorRequest,
-  enableTwoFactor: auth.EnableTwoFactorRequest,
-  disableTwoFactor: auth.DisableTwoFactorRequest,
-  verifySignInCode: auth.VerifySignInCodeRequest,
-};
-
-function filled<R>(
-  client: Record<string, unknown>,
-  requests: Record<string, { fromPartial(o: never): unknown }>,
-) {
-  const entries = Object.entries(requests).map(([method, type]) => {
-    const call = client[method] as (r: unknown) => Promise<unknown>;
-    return [method, (request: never) => call(type.fromPartial(request))];
-  });
-  return Object.fromEntries(entries) as R;
-}
 
 /** The error texts of the reference (§2.1), written out here so the tests do not trust the source. */
 export const E = {
@@ -122,30 +74,20 @@ export interface OAuthHarness {
 
 /** Starts an auth service with these OAuth switches (on top of the test defaults). */
 export async function startOAuthHarness(env: Record<string, string> = {}): Promise<OAuthHarness> {
-  const config = testConfig(newRootToken(), { CANOPY_EXTERNAL_URL: EXTERNAL_URL, ...env });
-  const service = await startService(config);
-  const address = `127.0.0.1:${service.grpc.port}`;
-  const signer = loadCallSigner(config);
-  const oauthClient = createClient(oauth.OAuthServiceService, { address, idempotent: [], signer });
-  const authClient = createClient(auth.AuthServiceService, {
-    address,
-    idempotent: AUTH_IDEMPOTENT_METHODS,
-    signer,
-  });
-  const authRpc = filled<AuthRpc>(authClient, AUTH_REQUESTS);
+  const service = await startService(testEnv(undefined, { CANOPY_EXTERNAL_URL: EXTERNAL_URL, ...env }));
+  const { config } = service;
+  const auth = authRpc(service);
   const db = createPool({ url: config.CANOPY_DATABASE_URL, schema: "auth" });
-  const { actor } = await authRpc.authenticate({ token: config.CANOPY_ROOT_TOKEN });
+  const { actor } = await auth.authenticate({ token: config.CANOPY_ROOT_TOKEN });
   if (!actor) throw new Error("the root token did not authenticate");
   return {
     service,
-    oauth: filled<OAuthRpc>(oauthClient, OAUTH_REQUESTS),
-    auth: authRpc,
+    oauth: filledClient(service.client(oauth.OAuthServiceService), OAUTH_REQUESTS),
+    auth,
     db,
     config,
     admin: actor,
     stop: async () => {
-      oauthClient.close();
-      authClient.close();
       await db.end();
       await service.stop();
     },

@@ -1,8 +1,8 @@
 /**
  * Shared setup for the auth service's contract tests. Each test file starts a real service
- * in-process (migrations, bootstrap, outbox relay, gRPC on a free port) against the run's throwaway
- * database, and talks to it only through a real gRPC client. SQL is used for what the API cannot do
- * (ageing a token, reading what is stored) and for counting rows.
+ * in-process with the kit's harness (the same skeleton main.ts runs, gRPC on a free port) against
+ * the run's throwaway database, and talks to it only through a real gRPC client. SQL is used for what
+ * the API cannot do (ageing a token, reading what is stored) and for counting rows.
  *
  * Every test file shares the one `auth` schema, and files run in parallel: names are unique per test
  * (see `unique`) and no test counts rows it did not create itself.
@@ -10,9 +10,6 @@
 import { randomBytes } from "node:crypto";
 import { status } from "@grpc/grpc-js";
 import {
-  createClient,
-  loadCallSigner,
-  createLogger,
   createPool,
   errorDetailOf,
   fieldErrorsOf,
@@ -20,36 +17,31 @@ import {
   type Pool,
   type PromiseClient,
 } from "@canopy/kit";
+import {
+  filledClient,
+  startTestService,
+  unique,
+  waitFor,
+  type FilledClient,
+  type TestService,
+} from "@canopy/kit/testing";
 import { AUTH_IDEMPOTENT_METHODS, auth, type common } from "@canopy/protos";
-import { loadAuthConfig, type AuthConfig } from "../src/config";
-import { startAuthService } from "../src/server";
+import type { AuthConfig } from "../src/config";
+import type { Deps } from "../src/deps";
+import { authServiceDefinition } from "../src/service";
 
-export { status };
+export { status, unique, waitFor };
 
 // Real PostgreSQL, NATS and argon2 hashing, with every test file running at once: 5 s is too tight.
 jest.setTimeout(20_000);
 
-export type Service = Awaited<ReturnType<typeof startAuthService>>;
-
+export type Service = TestService<AuthConfig, Deps>;
 type Definition = typeof auth.AuthServiceService;
-type Method = keyof Definition;
-type RequestOf<K extends Method> = Parameters<PromiseClient<Definition>[K]>[0];
-type ResponseOf<K extends Method> = Awaited<ReturnType<PromiseClient<Definition>[K]>>;
-type DeepPartial<T> = T extends Date
-  ? T
-  : T extends (infer U)[]
-    ? DeepPartial<U>[]
-    : T extends object
-      ? { [K in keyof T]?: DeepPartial<T[K]> }
-      : T;
+export type AuthClient = PromiseClient<Definition>;
+/** The gRPC client with proto3 defaults filled in: `rpc.listUsers({ actor, search: "x" })`. */
+export type Rpc = FilledClient<AuthClient>;
 
-/**
- * The gRPC client with proto3 defaults filled in: `rpc.listUsers({ actor, search: "x" })` sends a
- * complete ListUsersRequest, as any client built from the .proto would.
- */
-export type Rpc = { [K in Method]: (request: DeepPartial<RequestOf<K>>) => Promise<ResponseOf<K>> };
-
-const REQUESTS: { [K in Method]: { fromPartial(object: DeepPartial<RequestOf<K>>): RequestOf<K> } } = {
+export const AUTH_REQUESTS = {
   authenticate: auth.AuthenticateRequest,
   getUser: auth.GetUserRequest,
   listUsers: auth.ListUsersRequest,
@@ -67,39 +59,28 @@ const REQUESTS: { [K in Method]: { fromPartial(object: DeepPartial<RequestOf<K>>
   verifySignInCode: auth.VerifySignInCodeRequest,
 };
 
-function withDefaults(client: PromiseClient<Definition>): Rpc {
-  const call = <K extends Method>(method: K) =>
-    ((request: DeepPartial<RequestOf<K>>) =>
-      (client[method] as (r: RequestOf<K>) => Promise<ResponseOf<K>>)(
-        REQUESTS[method].fromPartial(request),
-      )) as Rpc[K];
-  return Object.fromEntries((Object.keys(REQUESTS) as Method[]).map((m) => [m, call(m)])) as Rpc;
-}
-
-/** A short random suffix: usernames and emails must not collide across tests and files. */
-export const unique = (prefix = "u") => `${prefix}${randomBytes(5).toString("hex")}`;
+/** A real client of `service`'s AuthService, requests filled with defaults. */
+export const authRpc = (service: Service): Rpc =>
+  filledClient(
+    service.client(auth.AuthServiceService, { idempotent: AUTH_IDEMPOTENT_METHODS }),
+    AUTH_REQUESTS,
+  );
 
 /** A value CANOPY_ROOT_TOKEN accepts. */
 export const newRootToken = () => `glpat-${randomBytes(24).toString("base64url")}`;
 
-/** The configuration a test service runs with: a free gRPC port and its own root token. */
-export function testConfig(rootToken = newRootToken(), env: NodeJS.ProcessEnv = {}): AuthConfig {
-  return loadAuthConfig({
-    ...process.env,
-    ...env,
-    CANOPY_AUTH_GRPC_PORT: "0",
-    CANOPY_ROOT_PASSWORD: "root-password-for-tests",
-    CANOPY_ROOT_TOKEN: rootToken,
-    CANOPY_LOG_LEVEL: "silent",
-  });
-}
+/** The environment a test service runs with: its own root token, on top of the run's. */
+export const testEnv = (rootToken = newRootToken(), env: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv => ({
+  CANOPY_ROOT_PASSWORD: "root-password-for-tests",
+  CANOPY_ROOT_TOKEN: rootToken,
+  ...env,
+});
 
-export const startService = (config: AuthConfig) => startAuthService(config, createLogger("auth", "silent"));
+export const startService = (env: NodeJS.ProcessEnv = testEnv()) =>
+  startTestService(authServiceDefinition, { env });
 
 export interface Harness {
   service: Service;
-  /** Raw promise client, as `createClient` makes it. */
-  client: PromiseClient<Definition>;
   rpc: Rpc;
   /** A pool on the test database (search_path `auth`), apart from the service's own. */
   db: Pool;
@@ -110,28 +91,21 @@ export interface Harness {
   stop(): Promise<void>;
 }
 
-export async function startHarness(): Promise<Harness> {
-  const config = testConfig();
-  const service = await startService(config);
-  const client = createClient(auth.AuthServiceService, {
-    address: `127.0.0.1:${service.grpc.port}`,
-    idempotent: AUTH_IDEMPOTENT_METHODS,
-    signer: loadCallSigner(config),
-  });
-  const rpc = withDefaults(client);
+export async function startHarness(env: NodeJS.ProcessEnv = testEnv()): Promise<Harness> {
+  const service = await startService(env);
+  const rpc = authRpc(service);
+  const { config } = service;
   const db = createPool({ url: config.CANOPY_DATABASE_URL, schema: "auth" });
   const { actor } = await rpc.authenticate({ token: config.CANOPY_ROOT_TOKEN });
   if (!actor) throw new Error("the root token did not authenticate");
   return {
     service,
-    client,
     rpc,
     db,
     config,
     rootToken: config.CANOPY_ROOT_TOKEN!,
     admin: actor,
     stop: async () => {
-      client.close();
       await db.end();
       await service.stop();
     },
@@ -230,21 +204,6 @@ export async function countTokensOf(db: Pool, userId: number): Promise<number> {
     [userId],
   );
   return rows[0]!.n;
-}
-
-/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 5_000,
-  what = "condition",
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** YYYY-MM-DD of today plus `days`, in UTC. */

@@ -1,4 +1,5 @@
 import { Pool, type PoolClient, types } from "pg";
+import { forgetRecorded, publishRecorded } from "./events/after-commit";
 
 // int8 (bigint ids, counts) as JS numbers: ids stay far below 2^53.
 types.setTypeParser(types.builtins.INT8, (v) => Number(v));
@@ -28,20 +29,26 @@ export function createPool({ url, schema, max = 10, applicationName }: PoolOptio
   return pool;
 }
 
-/** Runs `work` in one transaction; rolls back if it throws. */
+/**
+ * Runs `work` in one transaction; rolls back if it throws. Events recorded in it are published after
+ * COMMIT, before this resolves (see events/after-commit.ts).
+ */
 export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  let result: T;
   try {
     await client.query("BEGIN");
-    const result = await work(client);
+    result = await work(client);
     await client.query("COMMIT");
-    return result;
   } catch (err) {
+    forgetRecorded(client);
     await client.query("ROLLBACK").catch(() => undefined);
     throw err;
   } finally {
     client.release();
   }
+  await publishRecorded(pool, client);
+  return result;
 }
 
 /** Holds a session-level advisory lock for the duration of `work`, so only one replica runs it at once. */

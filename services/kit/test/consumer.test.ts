@@ -20,7 +20,7 @@ import {
   testKind,
   testSubjects,
 } from "./support/events";
-import { freshSchema, NATS_URL, quietLog, sleep, uniqueName, waitFor } from "./support/infra";
+import { throwawaySchema, NATS_URL, quietLog, unique, waitFor } from "./support/infra";
 
 const subjects = testSubjects();
 const kind = testKind(subjects.subject("user-created"));
@@ -31,7 +31,7 @@ const subscriptions: Subscription[] = [];
 const durableNames: string[] = [];
 
 beforeAll(async () => {
-  ({ pool, drop: dropSchema } = await freshSchema());
+  ({ pool, drop: dropSchema } = await throwawaySchema({ prefix: "kit_test_" }));
   await pool.query("CREATE TABLE handled (event_id uuid NOT NULL, user_id bigint NOT NULL)");
   nc = await connectNats(NATS_URL, quietLog, "kit-consumer-test");
 });
@@ -57,7 +57,7 @@ async function durable(
   handle: DurableConsumerOptions["handle"],
   options: Partial<DurableConsumerOptions> = {},
 ) {
-  const name = uniqueName();
+  const name = unique("kit_test_");
   const subject = subjects.subject(name);
   durableNames.push(name);
   const start = () =>
@@ -163,7 +163,7 @@ describe("startDurableConsumer", () => {
     expect(dead.header.get("Canopy-Original-Subject")).toBe(subject);
     expect(dead.header.get("Canopy-Error")).toBe("cannot handle user 10");
     expect(handler.calls).toHaveLength(3);
-    await sleep(400); // several retry delays: a redelivery would have happened by now
+    // Nothing left unacknowledged: JetStream has nothing it could deliver again.
     await drained(name);
     expect(handler.calls).toHaveLength(3);
   });
@@ -193,7 +193,6 @@ describe("startDurableConsumer", () => {
     await subscriptions.pop()!.stop();
     const event = envelope(kind, 12);
     await publishEnvelope(nc, subject, event);
-    await sleep(100);
     expect(handler.calls).toEqual([]);
     await restart();
     await waitFor("the event published while down", async () => (await processedRows(name, event.id)) === 1);
@@ -217,10 +216,15 @@ describe("startBroadcastConsumer", () => {
 
     const fresh = envelope(kind, 2);
     await publishEnvelope(nc, subject, fresh);
-    await waitFor("both replicas to see the event", () => seenByA.length > 0 && seenByB.length > 0);
-    await sleep(100);
-    expect(seenByA).toEqual([fresh.id]);
-    expect(seenByB).toEqual([fresh.id]);
+    // Delivery is in stream order: once a later marker is seen, anything before it would have been.
+    const marker = envelope(kind, 5);
+    await publishEnvelope(nc, subject, marker);
+    await waitFor(
+      "both replicas to see the marker",
+      () => seenByA.includes(marker.id) && seenByB.includes(marker.id),
+    );
+    expect(seenByA).toEqual([fresh.id, marker.id]);
+    expect(seenByB).toEqual([fresh.id, marker.id]);
   });
 
   it("keeps delivering after a handler throws", async () => {

@@ -1,11 +1,11 @@
 import { createPool, withAdvisoryLock, withTransaction, type Pool } from "@canopy/kit";
-import { freshSchema, sleep } from "./support/infra";
+import { throwawaySchema, sleep } from "./support/infra";
 
 let pool: Pool;
 let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  ({ pool, drop } = await freshSchema());
+  ({ pool, drop } = await throwawaySchema({ prefix: "kit_test_" }));
   await pool.query("CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL)");
 });
 afterAll(() => drop());

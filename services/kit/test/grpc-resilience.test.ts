@@ -3,7 +3,7 @@ import { service as healthService } from "grpc-health-check";
 import { CanopyError, createClient } from "@canopy/kit";
 import { auth } from "@canopy/protos";
 import { closeAllServers, failureOf, serveAuth, user } from "./support/grpc";
-import { sleep, waitFor } from "./support/infra";
+import { waitFor } from "./support/infra";
 
 afterEach(closeAllServers);
 
@@ -64,10 +64,9 @@ describe("retries", () => {
       idempotent: ["getUser"],
       deadlineMs: 5_000,
     });
-    const started = Date.now();
     try {
+      // Waiting for the deadline would end in DEADLINE_EXCEEDED, not UNAVAILABLE.
       expect((await failureOf(client.getUser({ id: 1, username: "" }))).code).toBe(status.UNAVAILABLE);
-      expect(Date.now() - started).toBeLessThan(3_000);
     } finally {
       client.close();
     }
@@ -138,10 +137,9 @@ describe("grpc.health.v1 and graceful shutdown", () => {
     await waitFor("the call to reach the handler", () => release !== undefined);
     let stoppedAt = 0;
     const stopped = server.shutdown(5_000).then(() => (stoppedAt = Date.now()));
-    await sleep(100);
-    expect(stoppedAt).toBe(0); // still draining
     const late = await failureOf(client.createUser(auth.CreateUserRequest.fromPartial({})));
     expect(late.code).toBe(status.UNAVAILABLE);
+    expect(stoppedAt).toBe(0); // still draining: the in-flight call holds it
     const releasedAt = Date.now();
     release();
     await expect(inFlight).resolves.toMatchObject({ id: 5 });

@@ -1,6 +1,6 @@
 import { connectRedis, Lifecycle, startTelemetry } from "@canopy/kit";
-import { recordingLogger } from "./support/grpc";
-import { quietLog, REDIS_URL, uniqueName } from "./support/infra";
+import { recordingLogger } from "@canopy/kit/testing";
+import { quietLog, REDIS_URL, unique } from "./support/infra";
 
 describe("Lifecycle", () => {
   it("runs stop steps in reverse order of registration", async () => {
@@ -14,14 +14,15 @@ describe("Lifecycle", () => {
   });
 
   it("logs a failing step and still runs the ones after it", async () => {
-    const { log, records } = recordingLogger();
+    const recorded = recordingLogger();
+    const { log } = recorded;
     const order: string[] = [];
     const lifecycle = new Lifecycle(log);
     lifecycle.onStop("pool", () => void order.push("pool"));
     lifecycle.onStop("nats", () => Promise.reject(new Error("already closed")));
     await lifecycle.stop();
     expect(order).toEqual(["pool"]);
-    expect(records).toEqual([
+    expect(recorded.records()).toEqual([
       expect.objectContaining({
         msg: "shutdown step failed",
         step: "nats",
@@ -47,7 +48,7 @@ describe("Lifecycle", () => {
 describe("connectRedis", () => {
   it("connects to the real Redis and round-trips a value", async () => {
     const redis = await connectRedis(REDIS_URL, quietLog);
-    const key = uniqueName("kit-test");
+    const key = unique("kit-test");
     try {
       await redis.set(key, "v", { EX: 10 });
       expect(await redis.get(key)).toBe("v");

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createPool, migrate, readMigrations, type Migration, type Pool } from "@canopy/kit";
-import { databaseUrl, uniqueName } from "./support/infra";
+import { testDatabaseUrl, unique } from "./support/infra";
 
 const KIT_VERSION = "0000_kit_outbox";
 
@@ -16,9 +16,9 @@ const schemas: string[] = [];
 
 /** A pool on a schema name no other test uses; both are cleaned up after the file. */
 function newSchema(): { pool: Pool; schema: string } {
-  const schema = uniqueName();
+  const schema = unique("kit_test_");
   schemas.push(schema);
-  const pool = createPool({ url: databaseUrl(), schema, max: 2 });
+  const pool = createPool({ url: testDatabaseUrl(), schema, max: 2 });
   pools.push(pool);
   return { pool, schema };
 }
@@ -37,7 +37,7 @@ const tablesOf = async (pool: Pool, schema: string) =>
   ).rows.map((r) => r.table_name);
 
 afterAll(async () => {
-  const admin = createPool({ url: databaseUrl(), schema: "public", max: 1 });
+  const admin = createPool({ url: testDatabaseUrl(), schema: "public", max: 1 });
   for (const schema of schemas) await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
   await admin.end();
   await Promise.all(pools.map((p) => p.end()));
@@ -70,7 +70,7 @@ describe("migrate", () => {
 
   it("applies each migration exactly once when two replicas migrate at the same time", async () => {
     const { pool: first, schema } = newSchema();
-    const second = createPool({ url: databaseUrl(), schema, max: 2 });
+    const second = createPool({ url: testDatabaseUrl(), schema, max: 2 });
     pools.push(second);
     // Not idempotent: a second application would fail on the duplicate table or count a second row.
     const once: Migration[] = [

@@ -16,7 +16,7 @@ import {
   testKind,
   testSubjects,
 } from "./support/events";
-import { freshSchema, NATS_URL, quietLog, settlesWithin, waitFor } from "./support/infra";
+import { throwawaySchema, NATS_URL, quietLog, waitFor } from "./support/infra";
 
 const subjects = testSubjects();
 let pool: Pool;
@@ -25,7 +25,7 @@ let nc: NatsConnection;
 let relay: OutboxRelay;
 
 beforeAll(async () => {
-  ({ pool, drop: dropSchema } = await freshSchema());
+  ({ pool, drop: dropSchema } = await throwawaySchema({ prefix: "kit_test_" }));
   nc = await connectNats(NATS_URL, quietLog, "kit-outbox-test");
   // A long poll: publication in these tests comes from kick() or NOTIFY, never from the timer.
   relay = new OutboxRelay(pool, nc, quietLog, { pollMs: 60_000 });
@@ -66,6 +66,30 @@ describe("recordEvent + OutboxRelay", () => {
     expect(envelope.occurredAt!.getTime()).toBeGreaterThanOrEqual(before - 1_000);
     expect(payloadOf(envelope, kind)).toEqual({ userId: 41, username: "user41" });
     expect((await outboxRow(id))!.published_at).toBeInstanceOf(Date);
+  });
+
+  it("has a committed event on the stream by the time withTransaction resolves, with no kick", async () => {
+    const { kind, id } = await commitEvent("after-commit", 44);
+    // No kick, no waiting: publishing after COMMIT is withTransaction's job.
+    expect((await outboxRow(id))!.published_at).toBeInstanceOf(Date);
+    expect((await lastMessage(nc, kind.subject))?.header.get("Nats-Msg-Id")).toBe(id);
+  });
+
+  it("does not wait for the relay after a transaction that recorded no event", async () => {
+    const kick = jest.spyOn(relay, "kick");
+    await withTransaction(pool, (tx) => tx.query("SELECT 1"));
+    expect(kick).not.toHaveBeenCalled();
+    // A rolled-back recording leaves no mark on the pooled client for its next transaction either.
+    const kind = testKind(subjects.subject("forgotten"));
+    await expect(
+      withTransaction(pool, async (tx) => {
+        await recordEvent(tx, kind, { userId: 45, username: "user45" });
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    await withTransaction(pool, (tx) => tx.query("SELECT 1"));
+    expect(kick).not.toHaveBeenCalled();
+    kick.mockRestore();
   });
 
   it("publishes nothing for a transaction that rolls back", async () => {
@@ -119,7 +143,7 @@ describe("recordEvent + OutboxRelay", () => {
     const committed = await Promise.all([1, 2, 3, 4, 5].map((n) => commitEvent(`burst-${n}`, 100 + n)));
     // The commits' NOTIFYs have already started passes; these kicks arrive while one is running.
     const kicks = committed.map(() => relay.kick());
-    expect(await settlesWithin(Promise.all(kicks), 3_000)).toBe("settled");
+    await Promise.all(kicks);
     for (const { kind } of committed) expect(await streamCount(nc, kind.subject)).toBe(1);
   });
 });

@@ -1,7 +1,6 @@
-import { EVENTS, invalid, recordEvent, withTransaction } from "@canopy/kit";
-import type { common, settings } from "@canopy/protos";
+import { invalid, recordEvent, requireAdmin, withTransaction } from "@canopy/kit";
+import { AUTH_EVENTS, type common, type settings } from "@canopy/protos";
 import { validateSettingsChanges } from "../domain/application-settings";
-import { requireAdmin } from "../domain/policy";
 import type { Deps } from "../deps";
 import { mirrorSettings } from "./mirror-settings";
 import * as store from "../store/application-settings";
@@ -23,8 +22,8 @@ const columnsOf = (c: settings.ApplicationSettingsChanges): store.SettingsColumn
 
 /**
  * Applies a change (administrators only): validates all of it first, then writes the row and
- * records the whole new snapshot as an event in one transaction. After commit the event is
- * published and the snapshot mirrored into the KV bucket that other services read.
+ * records the whole new snapshot as an event in one transaction (the kit publishes it after
+ * commit); then the snapshot mirrored into the KV bucket that other services read.
  */
 export async function updateApplicationSettings(
   deps: Deps,
@@ -36,10 +35,9 @@ export async function updateApplicationSettings(
   if (Object.keys(errors).length) throw invalid(errors);
   const snapshot = await withTransaction(deps.pool, async (tx) => {
     const updated = store.toSettings(await store.updateSettings(tx, columnsOf(changes)));
-    await recordEvent(tx, EVENTS.applicationSettingsUpdated, { settings: updated }, actor);
+    await recordEvent(tx, AUTH_EVENTS.applicationSettingsUpdated, { settings: updated }, actor);
     return updated;
   });
-  await deps.publishEvents();
   // The change is committed whatever happens now; a failed mirror is repaired by the periodic pass.
   await mirrorSettings(deps).catch((err) => deps.log.warn({ err }, "settings mirror failed"));
   return snapshot;

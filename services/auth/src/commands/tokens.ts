@@ -1,14 +1,15 @@
 import {
   badParameter,
   badRequest,
-  EVENTS,
   invalid,
+  isSelfOrAdmin,
   notFound,
   recordEvent,
+  requireAdmin,
+  requireSignedIn,
   withTransaction,
 } from "@canopy/kit";
-import { common } from "@canopy/protos";
-import { isSelfOrAdmin, requireAdmin, requireSignedIn } from "../domain/policy";
+import { AUTH_EVENTS, common } from "@canopy/protos";
 import { ADMIN_SCOPES, isPatScope } from "../domain/scopes";
 import { generatePersonalAccessToken, tokenDigest } from "../domain/tokens";
 import type { Deps } from "../deps";
@@ -68,7 +69,7 @@ export async function createToken(deps: Deps, actor: common.Actor | undefined, t
   return { token: tokens.toToken(row), secret };
 }
 
-export async function revokeToken(deps: Deps, actor: common.Actor | undefined, id: number) {
+export async function revokeToken(deps: Deps, actor: common.Actor | undefined, { id }: { id: number }) {
   const caller = requireSignedIn(actor);
   const token = await tokens.findTokenById(deps.pool, id);
   if (!token) throw notFound();
@@ -76,8 +77,6 @@ export async function revokeToken(deps: Deps, actor: common.Actor | undefined, i
   await withTransaction(deps.pool, async (tx) => {
     if (!(await tokens.revokeToken(tx, id))) return;
     const payload = { tokenId: id, userId: token.user_id, kind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS };
-    await recordEvent(tx, EVENTS.tokenRevoked, payload, actor);
+    await recordEvent(tx, AUTH_EVENTS.tokenRevoked, payload, actor);
   });
-  // The revocation must reach every gateway's cache before the caller hears it is done.
-  await deps.publishEvents();
 }

@@ -1,15 +1,15 @@
 import {
   badRequest,
-  EVENTS,
+  requireAdmin,
+  requireSignedIn,
   forbidden,
   notFound,
   recordEvent,
   withTransaction,
   type Queryable,
 } from "@canopy/kit";
-import { auth, type common } from "@canopy/protos";
+import { auth, AUTH_EVENTS, type common } from "@canopy/protos";
 import { passwordMatches, spendVerification } from "../domain/passwords";
-import { requireAdmin, requireSignedIn } from "../domain/policy";
 import { derivedKey, open, seal } from "../domain/secret-box";
 import { tokenDigest } from "../domain/tokens";
 import { newRecoveryCodes, newTotpSecret, normalizeCode, provisioningUri, totpStep } from "../domain/totp";
@@ -75,7 +75,7 @@ async function passwordConfirms(deps: Deps, user: UserRow, password: string): Pr
 
 async function flagChanged(deps: Deps, tx: Queryable, user: UserRow, actor: common.Actor | undefined) {
   // The gateway caches users with their authentications: this keeps `two_factor_enabled` true there.
-  await recordEvent(tx, EVENTS.userUpdated, { userId: user.id, username: user.username }, actor);
+  await recordEvent(tx, AUTH_EVENTS.userUpdated, { userId: user.id, username: user.username }, actor);
 }
 
 export async function enableTwoFactor(
@@ -103,7 +103,6 @@ export async function enableTwoFactor(
     return true;
   });
   if (!enabled) return { refusal: Refusal.TWO_FACTOR_REFUSAL_ALREADY_ENABLED, recoveryCodes: [] };
-  await deps.publishEvents();
   return { refusal: Refusal.TWO_FACTOR_REFUSAL_UNSPECIFIED, recoveryCodes: codes };
 }
 
@@ -139,6 +138,5 @@ export async function disableTwoFactor(
     await twoFactor.removeTwoFactor(tx, user.id);
     await flagChanged(deps, tx, user, actor);
   });
-  await deps.publishEvents();
   return { refusal: Refusal.TWO_FACTOR_REFUSAL_UNSPECIFIED };
 }

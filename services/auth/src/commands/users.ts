@@ -1,8 +1,15 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../domain/passwords";
-import { badParameter, conflict, EVENTS, invalid, notFound, recordEvent, withTransaction } from "@canopy/kit";
-import { auth, type common } from "@canopy/protos";
-import { requireAdmin } from "../domain/policy";
+import {
+  badParameter,
+  conflict,
+  invalid,
+  notFound,
+  recordEvent,
+  requireAdmin,
+  withTransaction,
+} from "@canopy/kit";
+import { AUTH_EVENTS, auth, type common } from "@canopy/protos";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
 import * as users from "../store/users";
@@ -68,7 +75,7 @@ export async function createUser(
     const created = await users
       .insertUser(tx, columns)
       .catch((err) => uniqueViolationToConflict(deps, a, 0, err));
-    await recordEvent(tx, EVENTS.userCreated, { userId: created.id, username: created.username }, actor);
+    await recordEvent(tx, AUTH_EVENTS.userCreated, { userId: created.id, username: created.username }, actor);
     return created;
   });
   return users.toUser(row);
@@ -77,8 +84,7 @@ export async function createUser(
 export async function updateUser(
   deps: Deps,
   actor: common.Actor | undefined,
-  id: number,
-  a: auth.UserAttributes,
+  { id, attributes: a }: { id: number; attributes: auth.UserAttributes },
 ) {
   requireAdmin(actor);
   if (!(await users.findUserById(deps.pool, id))) throw notFound("User");
@@ -91,30 +97,26 @@ export async function updateUser(
       ? await users.updateUser(tx, id, columns).catch((err) => uniqueViolationToConflict(deps, a, id, err))
       : await users.findUserById(tx, id);
     if (!updated) throw notFound("User");
-    await recordEvent(tx, EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
+    await recordEvent(tx, AUTH_EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
     return updated;
   });
-  // Admin rights may have changed: cached authentications must not keep the old answer.
-  await deps.publishEvents();
   return users.toUser(row);
 }
 
-export async function deleteUser(deps: Deps, actor: common.Actor | undefined, id: number) {
+export async function deleteUser(deps: Deps, actor: common.Actor | undefined, { id }: { id: number }) {
   requireAdmin(actor);
   await withTransaction(deps.pool, async (tx) => {
     // Its OAuth tokens (and its applications') leave with it: every gateway must drop them now.
     await announceRevoked(tx, await revokeTokensOfUser(tx, id));
     if (!(await users.deleteUser(tx, id))) throw notFound("User");
-    await recordEvent(tx, EVENTS.userDeleted, { userId: id }, actor);
+    await recordEvent(tx, AUTH_EVENTS.userDeleted, { userId: id }, actor);
   });
-  await deps.publishEvents();
 }
 
 export async function setUserState(
   deps: Deps,
   actor: common.Actor | undefined,
-  id: number,
-  state: auth.UserState,
+  { id, state }: { id: number; state: auth.UserState },
 ) {
   requireAdmin(actor);
   // proto3 sends an unset enum as 0: that must not quietly unblock anybody.
@@ -125,9 +127,13 @@ export async function setUserState(
   const row = await withTransaction(deps.pool, async (tx) => {
     const user = await users.updateUser(tx, id, { state: blocked ? "blocked" : "active" });
     if (!user) throw notFound("User");
-    await recordEvent(tx, blocked ? EVENTS.userBlocked : EVENTS.userUnblocked, { userId: id }, actor);
+    await recordEvent(
+      tx,
+      blocked ? AUTH_EVENTS.userBlocked : AUTH_EVENTS.userUnblocked,
+      { userId: id },
+      actor,
+    );
     return user;
   });
-  await deps.publishEvents();
   return users.toUser(row);
 }

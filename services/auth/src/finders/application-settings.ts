@@ -1,5 +1,5 @@
+import { requireAdmin } from "@canopy/kit";
 import type { common, settings } from "@canopy/protos";
-import { requireAdmin } from "../domain/policy";
 import type { Deps } from "../deps";
 import * as store from "../store/application-settings";
 

@@ -1,11 +1,10 @@
-import { COUNT_CAP, notFound, pageInfo, pageWindow, unauthenticated } from "@canopy/kit";
+import { isSelfOrAdmin, notFound, pageInfo, pageWindow, requireSignedIn, unauthenticated } from "@canopy/kit";
 import type { auth, common } from "@canopy/protos";
-import { isSelfOrAdmin, requireSignedIn } from "../domain/policy";
 import type { Deps } from "../deps";
 import * as tokens from "../store/tokens";
 
 /** GitLab answers 401 to a non-admin asking for a token that is missing or not theirs. */
-export async function getToken(deps: Deps, actor: common.Actor | undefined, id: number) {
+export async function getToken(deps: Deps, actor: common.Actor | undefined, { id }: { id: number }) {
   const caller = requireSignedIn(actor);
   const row = await tokens.findTokenById(deps.pool, id);
   if (!row) throw caller.admin ? notFound() : unauthenticated();
@@ -29,7 +28,7 @@ export async function listTokens(
   };
   const [list, counted] = await Promise.all([
     tokens.listTokens(deps.pool, filter, window.limit, window.offset),
-    tokens.countTokens(deps.pool, filter, COUNT_CAP),
+    tokens.countTokens(deps.pool, filter),
   ]);
   return { tokens: list, page: pageInfo(window, counted) };
 }

@@ -1,6 +1,5 @@
-import { COUNT_CAP, notFound, pageInfo, pageWindow } from "@canopy/kit";
+import { isSelfOrAdmin, notFound, pageInfo, pageWindow } from "@canopy/kit";
 import type { auth, common } from "@canopy/protos";
-import { isSelfOrAdmin } from "../domain/policy";
 import type { Deps } from "../deps";
 import * as users from "../store/users";
 
@@ -17,7 +16,11 @@ function visibleTo(actor: common.Actor | undefined, user: auth.User): auth.User 
   };
 }
 
-export async function getUser(deps: Deps, actor: common.Actor | undefined, id: number, username: string) {
+export async function getUser(
+  deps: Deps,
+  actor: common.Actor | undefined,
+  { id, username }: { id: number; username: string },
+) {
   const row = id
     ? await users.findUserById(deps.pool, id)
     : await users.findUserByUsername(deps.pool, username);
@@ -35,7 +38,7 @@ export async function listUsers(deps: Deps, actor: common.Actor | undefined, req
   };
   const [list, counted] = await Promise.all([
     users.listUsers(deps.pool, filter, window.limit, window.offset),
-    users.countUsers(deps.pool, filter, COUNT_CAP),
+    users.countUsers(deps.pool, filter),
   ]);
   return { users: list.map((u) => visibleTo(actor, u)), page: pageInfo(window, counted) };
 }

@@ -9,23 +9,26 @@ import type { Deps } from "../deps";
 import { getToken, listTokens } from "../finders/tokens";
 import { getUser, listUsers } from "../finders/users";
 
-/** gRPC handlers: decode, call a command or finder, encode. Rules live in those, not here. */
+/**
+ * gRPC handlers: decode, call a command or finder, encode. Rules live in those, not here. Every
+ * command and finder has one shape, `(deps, actor, input) => result`.
+ */
 export const authService = (deps: Deps): AsyncService<typeof auth.AuthServiceService> => ({
   authenticate: (req) => authenticate(deps, req.token),
-  getUser: (req) => getUser(deps, req.actor, req.id, req.username),
+  getUser: (req) => getUser(deps, req.actor, req),
   listUsers: (req) => listUsers(deps, req.actor, req),
   createUser: (req) => createUser(deps, req.actor, req.attributes ?? {}),
-  updateUser: (req) => updateUser(deps, req.actor, req.id, req.attributes ?? {}),
+  updateUser: (req) => updateUser(deps, req.actor, { id: req.id, attributes: req.attributes ?? {} }),
   deleteUser: async (req) => {
-    await deleteUser(deps, req.actor, req.id);
+    await deleteUser(deps, req.actor, req);
     return {};
   },
-  setUserState: (req) => setUserState(deps, req.actor, req.id, req.state),
+  setUserState: (req) => setUserState(deps, req.actor, req),
   createPersonalAccessToken: (req) => createToken(deps, req.actor, req),
   listPersonalAccessTokens: (req) => listTokens(deps, req.actor, req),
-  getPersonalAccessToken: (req) => getToken(deps, req.actor, req.id),
+  getPersonalAccessToken: (req) => getToken(deps, req.actor, req),
   revokePersonalAccessToken: async (req) => {
-    await revokeToken(deps, req.actor, req.id);
+    await revokeToken(deps, req.actor, req);
     return {};
   },
   prepareTwoFactor: (req) => prepareTwoFactor(deps, req.actor),

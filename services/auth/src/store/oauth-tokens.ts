@@ -117,15 +117,38 @@ export async function retireRotated(tx: Queryable, id: number, successor: number
   return rows;
 }
 
-/** Revokes tokens, answering which (id, user) pairs changed so their revocation can be announced. */
-export async function revokeWhere(tx: Queryable, clause: string, params: unknown[]) {
-  const { rows } = await tx.query<{ id: number; user_id: number | null }>(
-    `UPDATE oauth_tokens SET revoked_at = now() WHERE revoked_at IS NULL AND (${clause}) RETURNING id, user_id`,
-    params,
+/** A token whose revocation is to be announced. */
+export type RevokedToken = { id: number; user_id: number | null };
+
+/** Which live tokens to revoke; each answer says which changed, so their revocation can be announced. */
+const REVOKE_BY = {
+  id: "id",
+  grant: "grant_id",
+  family: "family_id",
+  application: "application_id",
+} as const;
+
+async function revokeLive(
+  tx: Queryable,
+  by: keyof typeof REVOKE_BY,
+  value: number | null,
+): Promise<RevokedToken[]> {
+  const { rows } = await tx.query<RevokedToken>(
+    `UPDATE oauth_tokens SET revoked_at = now() WHERE revoked_at IS NULL AND ${REVOKE_BY[by]} = $1
+     RETURNING id, user_id`,
+    [value],
   );
   return rows;
 }
 
+export const revokeTokenById = (tx: Queryable, id: number) => revokeLive(tx, "id", id);
+/** Every token issued from one authorization code (a replayed code revokes them). */
+export const revokeTokensOfGrant = (tx: Queryable, grantId: number) => revokeLive(tx, "grant", grantId);
+/** Every token of one refresh chain (reuse of a rotated refresh token revokes it). */
+export const revokeTokenFamily = (tx: Queryable, familyId: number | null) =>
+  revokeLive(tx, "family", familyId);
+export const revokeTokensOfApplication = (tx: Queryable, applicationId: number) =>
+  revokeLive(tx, "application", applicationId);
 /**
  * Revokes every live token a user's deletion takes away: those issued to the user, and those of the
  * applications the user owns (issued to anyone, or to no one). The rows go with the user, but gateways

@@ -1,7 +1,6 @@
-import type { Queryable } from "@canopy/kit";
+import { containsPattern, countCapped, Where, type Queryable } from "@canopy/kit";
 import type { auth } from "@canopy/protos";
 import { isExpired } from "../domain/tokens";
-import { countCapped } from "./users";
 
 export interface TokenRow {
   id: number;
@@ -96,32 +95,39 @@ export interface TokenFilter {
   search?: string;
 }
 
-function where(f: TokenFilter): [string, unknown[]] {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: (p: string) => string, value: unknown) => {
-    params.push(value);
-    clauses.push(sql(`$${params.length}`));
-  };
-  if (f.userId) add((p) => `t.user_id = ${p}`, f.userId);
-  if (f.revoked !== undefined) add((p) => `t.revoked = ${p}`, f.revoked);
-  if (f.search) add((p) => `t.name ILIKE ${p}`, `%${f.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-  const active = "(NOT t.revoked AND (t.expires_at IS NULL OR t.expires_at > current_date))";
-  if (f.state === "active") clauses.push(active);
-  if (f.state === "inactive") clauses.push(`NOT ${active}`);
-  return [clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", params];
+const ACTIVE = "NOT t.revoked AND (t.expires_at IS NULL OR t.expires_at > current_date)";
+
+function where(f: TokenFilter): Where {
+  const w = new Where();
+  if (f.userId) w.and(`t.user_id = ${w.param(f.userId)}`);
+  if (f.revoked !== undefined) w.and(`t.revoked = ${w.param(f.revoked)}`);
+  if (f.search) w.and(`t.name ILIKE ${w.param(containsPattern(f.search))}`);
+  if (f.state === "active") w.and(ACTIVE);
+  if (f.state === "inactive") w.and(`NOT (${ACTIVE})`);
+  return w;
 }
 
 export async function listTokens(db: Queryable, filter: TokenFilter, limit: number, offset: number) {
-  const [clause, params] = where(filter);
+  const w = where(filter);
   const { rows } = await db.query<TokenRow>(
-    `SELECT ${COLUMNS} FROM personal_access_tokens t ${clause} ORDER BY t.id LIMIT ${limit} OFFSET ${offset}`,
-    params,
+    `SELECT ${COLUMNS} FROM personal_access_tokens t ${w.sql} ORDER BY t.id
+      LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`,
+    w.params,
   );
   return rows.map(toToken);
 }
 
-export async function countTokens(db: Queryable, filter: TokenFilter, cap: number) {
-  const [clause, params] = where(filter);
-  return countCapped(db, `SELECT 1 FROM personal_access_tokens t ${clause}`, params, cap);
+export async function countTokens(db: Queryable, filter: TokenFilter) {
+  const w = where(filter);
+  return countCapped(db, `SELECT 1 FROM personal_access_tokens t ${w.sql}`, w.params);
+}
+
+/** Root's token from CANOPY_ROOT_TOKEN (no expiry); nothing if a token with this digest exists. */
+export async function insertRootToken(db: Queryable, t: { userId: number; name: string; digest: string }) {
+  const { rowCount } = await db.query(
+    `INSERT INTO personal_access_tokens (user_id, name, scopes, token_digest)
+     VALUES ($1, $2, $3, $4) ON CONFLICT (token_digest) DO NOTHING`,
+    [t.userId, t.name, ["api", "sudo"], t.digest],
+  );
+  return Boolean(rowCount);
 }

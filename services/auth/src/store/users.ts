@@ -1,4 +1,4 @@
-import type { Queryable } from "@canopy/kit";
+import { containsPattern, countCapped, Where, type Queryable } from "@canopy/kit";
 import { auth } from "@canopy/protos";
 
 export interface UserRow {
@@ -110,55 +110,34 @@ export interface UserFilter {
   searchPrivateEmails?: boolean;
 }
 
-/** Escapes LIKE wildcards so user input matches literally. */
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
-function where(filter: UserFilter): [string, unknown[]] {
-  const clauses: string[] = [];
-  const params: unknown[] = [];
-  if (filter.username) {
-    params.push(filter.username);
-    clauses.push(`lower(username) = lower($${params.length})`);
-  }
+function where(filter: UserFilter): Where {
+  const w = new Where();
+  if (filter.username) w.and(`lower(username) = lower(${w.param(filter.username)})`);
   if (filter.search) {
-    params.push(likePattern(filter.search));
-    const p = `$${params.length}`;
+    const pattern = w.param(containsPattern(filter.search));
     // Others may only find a user by a public email, written out in full: a search must not reveal
     // a private one.
-    if (!filter.searchPrivateEmails) params.push(filter.search);
     const email = filter.searchPrivateEmails
-      ? `email ILIKE ${p}`
-      : `lower(public_email) = lower($${params.length})`;
-    clauses.push(`(username ILIKE ${p} OR name ILIKE ${p} OR ${email})`);
+      ? `email ILIKE ${pattern}`
+      : `lower(public_email) = lower(${w.param(filter.search)})`;
+    w.and(`username ILIKE ${pattern} OR name ILIKE ${pattern} OR ${email}`);
   }
-  if (filter.state) {
-    params.push(filter.state);
-    clauses.push(`state = $${params.length}`);
-  }
-  return [clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", params];
+  if (filter.state) w.and(`state = ${w.param(filter.state)}`);
+  return w;
 }
 
 export async function listUsers(db: Queryable, filter: UserFilter, limit: number, offset: number) {
-  const [clause, params] = where(filter);
+  const w = where(filter);
   const { rows } = await db.query<UserRow>(
-    `SELECT * FROM users ${clause} ORDER BY id DESC LIMIT ${limit} OFFSET ${offset}`,
-    params,
+    `SELECT * FROM users ${w.sql} ORDER BY id DESC LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`,
+    w.params,
   );
   return rows.map(toUser);
 }
 
-export async function countUsers(db: Queryable, filter: UserFilter, cap: number) {
-  const [clause, params] = where(filter);
-  return countCapped(db, `SELECT 1 FROM users ${clause}`, params, cap);
-}
-
-/** Counts at most `cap + 1` rows, so a huge table costs no more than the cap (see PageInfo.total_capped). */
-export async function countCapped(db: Queryable, select: string, params: unknown[], cap: number) {
-  const { rows } = await db.query<{ n: number }>(
-    `SELECT count(*) AS n FROM (${select} LIMIT ${cap + 1}) capped`,
-    params,
-  );
-  return rows[0]!.n;
+export async function countUsers(db: Queryable, filter: UserFilter) {
+  const w = where(filter);
+  return countCapped(db, `SELECT 1 FROM users ${w.sql}`, w.params);
 }
 
 export async function insertUser(db: Queryable, columns: UserColumns): Promise<UserRow> {

@@ -5,6 +5,7 @@ import type { Pool, PoolClient } from "pg";
 import type { Logger } from "pino";
 import { common, events } from "@canopy/protos";
 import type { Queryable } from "../db";
+import { markEventRecorded, setPublisher } from "./after-commit";
 import type { EventKind } from "./catalog";
 
 const NOTIFY_CHANNEL = "canopy_outbox";
@@ -32,6 +33,7 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
       SELECT pg_notify($4, '') FROM recorded`,
     values: [id, kind.subject, envelope, NOTIFY_CHANNEL],
   });
+  markEventRecorded(tx);
   return id;
 }
 
@@ -63,6 +65,7 @@ export class OutboxRelay {
     this.listener.on("error", (err) => this.log.warn({ err }, "outbox listener lost"));
     await this.listener.query(`LISTEN ${NOTIFY_CHANNEL}`);
     this.timer = setInterval(() => void this.kick(), this.options.pollMs ?? 1_000);
+    setPublisher(this.pool, () => this.kick());
     await this.kick();
   }
 
@@ -135,6 +138,7 @@ export class OutboxRelay {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    setPublisher(this.pool, undefined);
     clearInterval(this.timer);
     await this.queued;
     await this.running;

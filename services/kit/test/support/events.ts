@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { type NatsConnection, STREAM, type EventKind } from "@canopy/kit";
 import { events } from "@canopy/protos";
-import { uniqueName } from "./infra";
+import { unique } from "./infra";
 
 /** A subject tree of its own (`canopy.test.<random>.>`) so concurrent tests never see each other's events. */
 export function testSubjects() {
-  const root = `canopy.test.${uniqueName("t")}`;
+  const root = `canopy.test.${unique("t_")}`;
   return { root, all: `${root}.>`, subject: (leaf = "x") => `${root}.${leaf}` };
 }
 

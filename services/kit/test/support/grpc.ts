@@ -1,6 +1,4 @@
 import { generateKeyPairSync } from "node:crypto";
-import { Writable } from "node:stream";
-import pino from "pino";
 import type { ServiceError } from "@grpc/grpc-js";
 import {
   CallSigner,
@@ -82,18 +80,6 @@ export async function failureOf(call: Promise<unknown>): Promise<ServiceError> {
     return err as ServiceError;
   }
   throw new Error("the call succeeded but was expected to fail");
-}
-
-/** A pino logger whose records land in `records` (parsed), for asserting what a server logged. */
-export function recordingLogger() {
-  const records: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      records.push(JSON.parse(String(chunk)) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: "debug", messageKey: "msg" }, sink) as Logger, records };
 }
 
 export const user = (overrides: Partial<auth.User> = {}): auth.User =>

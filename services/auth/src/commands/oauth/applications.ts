@@ -1,12 +1,12 @@
-import { invalid, notFound, withTransaction } from "@canopy/kit";
+import { invalid, notFound, requireAdmin, requireSignedIn, withTransaction } from "@canopy/kit";
 import type { common, oauth } from "@canopy/protos";
-import { requireAdmin, requireSignedIn } from "../../domain/policy";
 import { isServerScope } from "../../domain/oauth/scopes";
 import { redirectUriErrors, splitRedirectUris } from "../../domain/oauth/redirect-uri";
 import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
 import * as apps from "../../store/oauth-applications";
-import { revokeAndAnnounce } from "./revoke-tokens";
+import { revokeTokensOfApplication } from "../../store/oauth-tokens";
+import { announceRevoked } from "./revoke-tokens";
 import { generateClientSecret, randomHex } from "./secrets";
 
 /** Instance-wide applications belong to administrators; the others to their owner. */
@@ -61,10 +61,9 @@ async function ownApplication(deps: Deps, actor: common.Actor | undefined, id: n
 export async function deleteApplication(deps: Deps, req: oauth.DeleteApplicationRequest) {
   const row = await ownApplication(deps, req.actor, req.id, req.instance);
   await withTransaction(deps.pool, async (tx) => {
-    await revokeAndAnnounce(tx, "application_id = $1", [row.id]);
+    await announceRevoked(tx, await revokeTokensOfApplication(tx, row.id));
     await apps.deleteApplication(tx, row.id);
   });
-  await deps.publishEvents();
   return {};
 }
 

@@ -1,4 +1,4 @@
-import { withTransaction } from "@canopy/kit";
+import { requireSignedIn, withTransaction } from "@canopy/kit";
 import type { oauth } from "@canopy/protos";
 import { missingParameter, oauthError, type OAuthErrorCode } from "../../domain/oauth/errors";
 import { CHALLENGE_METHODS, isValidVerifier } from "../../domain/oauth/pkce";
@@ -6,7 +6,6 @@ import { isRegisteredRedirect, OOB_URI, withParams } from "../../domain/oauth/re
 import { effectiveScopes, grantableTo } from "../../domain/oauth/scopes";
 import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
-import { requireSignedIn } from "../../domain/policy";
 import { findApplicationByUid, toApplication, type ApplicationRow } from "../../store/oauth-applications";
 import { insertGrant } from "../../store/oauth-grants";
 import { hasMatchingToken } from "../../store/oauth-tokens";

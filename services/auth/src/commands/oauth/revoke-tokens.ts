@@ -1,16 +1,15 @@
-import { EVENTS, recordEvent, type Queryable } from "@canopy/kit";
-import { common } from "@canopy/protos";
-import { revokeWhere } from "../../store/oauth-tokens";
+import { recordEvent, type Queryable } from "@canopy/kit";
+import { AUTH_EVENTS, common } from "@canopy/protos";
+import type { RevokedToken } from "../../store/oauth-tokens";
 
-/** Revokes OAuth tokens and records one TokenRevoked event each, so every gateway forgets them. */
-export async function revokeAndAnnounce(tx: Queryable, clause: string, params: unknown[]): Promise<number> {
-  return announceRevoked(tx, await revokeWhere(tx, clause, params));
-}
-
-export async function announceRevoked(tx: Queryable, revoked: { id: number; user_id: number | null }[]) {
+/**
+ * Records one TokenRevoked event for each token the store just revoked, so every gateway forgets them
+ * (the events are published when the transaction commits).
+ */
+export async function announceRevoked(tx: Queryable, revoked: RevokedToken[]) {
   for (const t of revoked) {
     const payload = { tokenId: t.id, userId: t.user_id ?? 0, kind: common.TokenKind.TOKEN_KIND_OAUTH };
-    await recordEvent(tx, EVENTS.tokenRevoked, payload);
+    await recordEvent(tx, AUTH_EVENTS.tokenRevoked, payload);
   }
   return revoked.length;
 }

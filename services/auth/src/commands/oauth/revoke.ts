@@ -3,9 +3,9 @@ import type { oauth } from "@canopy/protos";
 import { OAuthRefusal, oauthError } from "../../domain/oauth/errors";
 import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
-import { findByAccessDigest, findByRefreshDigest } from "../../store/oauth-tokens";
+import { findByAccessDigest, findByRefreshDigest, revokeTokenById } from "../../store/oauth-tokens";
 import { authenticateClient } from "./client-auth";
-import { revokeAndAnnounce } from "./revoke-tokens";
+import { announceRevoked } from "./revoke-tokens";
 
 const notYours = (): oauth.RevokeResponse => ({
   error: oauthError("unauthorized_client", "You are not authorized to revoke this token"),
@@ -36,8 +36,7 @@ export async function revoke(deps: Deps, req: oauth.RevokeRequest): Promise<oaut
     const anonymousAllowed = !client && !(await isConfidential(deps, found.application_id));
     if (client?.id !== found.application_id && !anonymousAllowed) return notYours();
   }
-  await withTransaction(deps.pool, (tx) => revokeAndAnnounce(tx, "id = $1", [found.id]));
-  await deps.publishEvents();
+  await withTransaction(deps.pool, async (tx) => announceRevoked(tx, await revokeTokenById(tx, found.id)));
   return {};
 }
 

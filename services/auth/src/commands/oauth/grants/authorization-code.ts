@@ -6,9 +6,10 @@ import { isValidVerifier, verifierMatches } from "../../../domain/oauth/pkce";
 import { tokenDigest } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
 import { lockGrantByDigest, markGrantUsed } from "../../../store/oauth-grants";
+import { revokeTokensOfGrant } from "../../../store/oauth-tokens";
 import { requireClient } from "../client-auth";
 import { issueTokens } from "../issue";
-import { revokeAndAnnounce } from "../revoke-tokens";
+import { announceRevoked } from "../revoke-tokens";
 
 /**
  * grant_type=authorization_code. The code's row is locked, so of two concurrent exchanges one
@@ -22,13 +23,12 @@ export async function authorizationCodeGrant(
   if (!req.code) throw new OAuthRefusal(missingParameter("code"));
   if (!req.redirectUri) throw new OAuthRefusal(missingParameter("redirect_uri"));
   const app = await requireClient(deps, req.client);
-  let replayed = false;
   const reply = await withTransaction(deps.pool, async (tx) => {
     const grant = await lockGrantByDigest(tx, tokenDigest(deps.tokenKey, req.code));
     if (!grant || grant.application_id !== app.id) return refuse("invalid_grant");
     if (grant.used_at) {
       if (deps.config.CANOPY_OAUTH_REVOKE_ON_CODE_REPLAY) {
-        replayed = (await revokeAndAnnounce(tx, "grant_id = $1", [grant.id])) > 0;
+        await announceRevoked(tx, await revokeTokensOfGrant(tx, grant.id));
       }
       return undefined;
     }
@@ -60,9 +60,5 @@ export async function authorizationCodeGrant(
     });
     return issued.reply;
   });
-  if (!reply) {
-    if (replayed) await deps.publishEvents();
-    return refuse("invalid_grant");
-  }
-  return reply;
+  return reply ?? refuse("invalid_grant");
 }

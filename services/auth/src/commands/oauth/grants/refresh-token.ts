@@ -4,10 +4,10 @@ import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/er
 import { grantableTo, parseScopes } from "../../../domain/oauth/scopes";
 import { tokenDigest } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
-import { lockByRefreshDigest, retireRotated } from "../../../store/oauth-tokens";
+import { lockByRefreshDigest, retireRotated, revokeTokenFamily } from "../../../store/oauth-tokens";
 import { authenticateClient } from "../client-auth";
 import { issueTokens, openReply, sealReply } from "../issue";
-import { announceRevoked, revokeAndAnnounce } from "../revoke-tokens";
+import { announceRevoked } from "../revoke-tokens";
 
 const sameScopes = (a: string[], b: string[]) => a.length === b.length && a.every((s) => b.includes(s));
 
@@ -33,7 +33,7 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
       const reply = again ? openReply(req.refreshToken, old.rotation_reply!) : undefined;
       if (reply) return { reply };
       if (!cfg.CANOPY_OAUTH_REFRESH_REUSE_DETECTION) return refuse("invalid_grant");
-      return { reused: (await revokeAndAnnounce(tx, "family_id = $1", [old.family_id])) > 0 };
+      return { reused: (await announceRevoked(tx, await revokeTokenFamily(tx, old.family_id))) > 0 };
     }
     if (old.revoked_at) return refuse("invalid_grant");
     if (old.refresh_expires_at && old.refresh_expires_at.getTime() <= Date.now())
@@ -63,8 +63,6 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
     await announceRevoked(tx, await retireRotated(tx, old.id, issued.row.id, sealed));
     return { reply: issued.reply };
   });
-  // The retired access token (and, on reuse, the family) must stop working on every gateway now.
-  await deps.publishEvents();
   if ("reply" in outcome) return outcome.reply;
   return refuse("invalid_grant");
 }

@@ -1,17 +1,21 @@
-import { forbidden, unauthenticated } from "@canopy/kit";
 import type { common } from "@canopy/protos";
+import { forbidden, unauthenticated } from "./errors";
 
-/** Who may do what with users and tokens. Throws the error the API answers with. */
+/**
+ * Who is calling, as every service checks it: the gateway says who the actor is; the service decides
+ * what they may do. Each helper throws the error the API answers with.
+ */
 export function requireSignedIn(actor: common.Actor | undefined): common.Actor {
   if (!actor || !actor.userId) throw unauthenticated();
   return actor;
 }
 
 export function requireAdmin(actor: common.Actor | undefined): common.Actor {
-  const a = requireSignedIn(actor);
-  if (!a.admin) throw forbidden();
-  return a;
+  const signedIn = requireSignedIn(actor);
+  if (!signedIn.admin) throw forbidden();
+  return signedIn;
 }
 
+/** The actor is the user `userId`, or an administrator. */
 export const isSelfOrAdmin = (actor: common.Actor | undefined, userId: number) =>
   Boolean(actor?.userId && (actor.admin || actor.userId === userId));

@@ -1,0 +1,33 @@
+import * as events from "../gen/canopy/events/v1/events";
+
+/**
+ * The auth context's events: each kind names its payload message and its NATS subject (under
+ * `canopy.auth.`). The shape is the kit's `EventKind`; it is written out here rather than imported
+ * because the kit depends on this package, not the other way round.
+ */
+const kind = <T>(
+  leaf: string,
+  type: string,
+  codec: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T },
+) => ({
+  subject: `canopy.auth.${leaf}`,
+  type: `canopy.events.v1.${type}`,
+  codec,
+});
+
+export const AUTH_EVENTS = {
+  userCreated: kind("user.created", "UserCreated", events.UserCreated),
+  userUpdated: kind("user.updated", "UserUpdated", events.UserUpdated),
+  userBlocked: kind("user.blocked", "UserBlocked", events.UserBlocked),
+  userUnblocked: kind("user.unblocked", "UserUnblocked", events.UserUnblocked),
+  userDeleted: kind("user.deleted", "UserDeleted", events.UserDeleted),
+  tokenRevoked: kind("token.revoked", "TokenRevoked", events.TokenRevoked),
+  applicationSettingsUpdated: kind(
+    "settings.updated",
+    "ApplicationSettingsUpdated",
+    events.ApplicationSettingsUpdated,
+  ),
+} as const;
+
+/** Every subject the auth context publishes on, for consumers that want all of them. */
+export const AUTH_SUBJECTS = "canopy.auth.>";

@@ -1,0 +1,53 @@
+import path from "node:path";
+import { ApplicationSettingsMirror, defineService, openSettingsBucket, serve } from "@canopy/kit";
+import { auth, oauth, settings } from "@canopy/protos";
+import { bootstrap } from "./bootstrap";
+import { mirrorSettings } from "./commands/mirror-settings";
+import { rotateSigningKeys } from "./commands/oauth/keys";
+import { loadAuthConfig } from "./config";
+import type { Deps } from "./deps";
+import { authService } from "./rpc/auth-service";
+import { oauthService } from "./rpc/oauth-service";
+import { settingsService } from "./rpc/settings-service";
+import { tokenHashKey } from "./secrets";
+
+/** The auth service's parts; the kit's `runService` starts and stops them in order. */
+export const authServiceDefinition = defineService({
+  name: "auth",
+  migrations: path.join(__dirname, "..", "migrations"),
+  loadConfig: loadAuthConfig,
+  grpcPort: (config) => config.CANOPY_AUTH_GRPC_PORT,
+  deps: async ({ pool, log, config, nc }): Promise<Deps> => ({
+    pool,
+    log,
+    config,
+    tokenKey: await tokenHashKey(pool, config.CANOPY_SECRET_KEY),
+    settingsMirror: new ApplicationSettingsMirror(
+      await openSettingsBucket(nc, config.CANOPY_SETTINGS_BUCKET),
+    ),
+  }),
+  prepare: async (deps) => {
+    await bootstrap(deps, {
+      rootPassword: deps.config.CANOPY_ROOT_PASSWORD,
+      rootToken: deps.config.CANOPY_ROOT_TOKEN,
+    });
+    // Other services read settings from the bucket: it holds them before anything is served.
+    await mirrorSettings(deps);
+  },
+  grpc: (deps) => [
+    serve(auth.AuthServiceService, authService(deps)),
+    serve(oauth.OAuthServiceService, oauthService(deps)),
+    serve(settings.SettingsServiceService, settingsService(deps)),
+  ],
+  timers: (deps) => [
+    // Checked often, acted on only when the current key has reached its rotation age.
+    {
+      name: "signing key rotation",
+      everyMs: 6 * 3600_000,
+      atStart: true,
+      run: () => rotateSigningKeys(deps),
+    },
+    // Repairs the bucket after a write lost while NATS was away.
+    { name: "settings mirror", everyMs: 60_000, run: () => mirrorSettings(deps) },
+  ],
+});

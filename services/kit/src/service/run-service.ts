@@ -1,0 +1,134 @@
+import type { Logger } from "pino";
+import type { BaseConfig } from "../config";
+import { createPool, type Pool } from "../db";
+import { startDurableConsumer } from "../events/consumer";
+import { connectNats, type NatsConnection } from "../events/nats";
+import { OutboxRelay } from "../events/outbox";
+import { loadCallVerifier } from "../gateway-keys";
+import { startGrpcServer } from "../grpc/server";
+import { loadGrpcTls } from "../grpc/tls";
+import { startHealthServer } from "../health";
+import { Lifecycle } from "../lifecycle";
+import { createLogger } from "../logger";
+import { migrate, readMigrations } from "../migrate";
+import { startTelemetry } from "../telemetry";
+import type { ServiceDefinition } from "./definition";
+import { startTimers } from "./timers";
+
+export interface RunOptions {
+  /** Environment to read configuration from (default `process.env`). Tests pass overrides. */
+  env?: NodeJS.ProcessEnv;
+  /** Logger to use instead of a new one at CANOPY_LOG_LEVEL. Tests pass a recording one. */
+  log?: Logger;
+  /** Overrides the configured gRPC port (tests use 0: a free one). */
+  grpcPort?: number;
+  /** Stop on SIGTERM/SIGINT (what `main.ts` wants; tests do not). */
+  signals?: boolean;
+}
+
+export interface RunningService<C extends BaseConfig, D> {
+  name: string;
+  config: C;
+  deps: D;
+  log: Logger;
+  pool: Pool;
+  nc: NatsConnection;
+  grpcPort: number;
+  healthPort: number;
+  /** Readiness says no, then everything stops in the reverse order it started. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a service in the one order every service shares: config, logger, telemetry, pool,
+ * migrations, NATS, outbox relay, the service's own preparation, consumers, gRPC, timers, health.
+ * Each step registers its stop as it starts, so stopping (or a start that fails half way) undoes
+ * exactly what was started, newest first: readiness answers 503 before anything else closes.
+ */
+export async function runService<C extends BaseConfig, D>(
+  definition: ServiceDefinition<C, D>,
+  options: RunOptions = {},
+): Promise<RunningService<C, D>> {
+  const { name } = definition;
+  const config = definition.loadConfig(options.env ?? process.env);
+  const log = options.log ?? createLogger(name, config.CANOPY_LOG_LEVEL);
+  const lifecycle = new Lifecycle(log);
+  try {
+    lifecycle.onStop("telemetry", await startTelemetry(name));
+    // Registered early so it runs late: liveness keeps answering while the service drains.
+    let closeHealth: () => Promise<void> = async () => undefined;
+    lifecycle.onStop("health", () => closeHealth());
+
+    const schema = definition.schema ?? name;
+    const pool = createPool({ url: config.CANOPY_DATABASE_URL, schema });
+    lifecycle.onStop("postgres", () => pool.end());
+    const applied = await migrate(pool, schema, await readMigrations(definition.migrations));
+    if (applied.length) log.info({ applied }, "migrations applied");
+
+    const nc = await connectNats(config.CANOPY_NATS_URL, log, `canopy-${name}`);
+    lifecycle.onStop("nats", () => nc.drain());
+    const relay = new OutboxRelay(pool, nc, log);
+    await relay.start();
+    lifecycle.onStop("outbox relay", () => relay.stop());
+
+    const deps = await definition.deps({ name, config, log, pool, nc });
+    await definition.prepare?.(deps);
+
+    for (const consumer of definition.consumers?.(deps) ?? []) {
+      const subscription = await startDurableConsumer({ ...consumer, nc, pool, log });
+      lifecycle.onStop(`consumer ${consumer.name}`, () => subscription.stop());
+    }
+
+    const grpc = await startGrpcServer({
+      services: definition.grpc(deps),
+      port: options.grpcPort ?? definition.grpcPort(config),
+      host: config.CANOPY_GRPC_HOST,
+      verifier: loadCallVerifier(config),
+      tls: loadGrpcTls(config),
+      log,
+    });
+    lifecycle.onStop("grpc", () => grpc.shutdown());
+
+    lifecycle.onStop("timers", await startTimers(definition.timers?.(deps) ?? [], log));
+
+    const health = await startHealthServer({
+      port: config.CANOPY_HEALTH_PORT,
+      host: config.CANOPY_HEALTH_HOST,
+      checks: [
+        { name: "postgres", check: () => pool.query("SELECT 1") },
+        { name: "nats", check: () => nc.flush() },
+        ...(definition.checks?.(deps) ?? []),
+      ],
+    });
+    closeHealth = health.close;
+    lifecycle.onStop("readiness", health.markStopping);
+
+    if (options.signals) lifecycle.installSignalHandlers();
+    log.info({ grpc_port: grpc.port, health_port: health.port }, `${name} ready`);
+    return {
+      name,
+      config,
+      deps,
+      log,
+      pool,
+      nc,
+      grpcPort: grpc.port,
+      healthPort: health.port,
+      stop: () => lifecycle.stop(),
+    };
+  } catch (err) {
+    await lifecycle.stop();
+    throw err;
+  }
+}
+
+/**
+ * What a service's `main.ts` calls: runs it until SIGTERM/SIGINT. A configuration error is printed
+ * as the list it is (for people), anything else with its stack; either way the process exits 1.
+ */
+export function runMain<C extends BaseConfig, D>(definition: ServiceDefinition<C, D>): void {
+  runService(definition, { signals: true }).catch((err) => {
+    process.stderr.write(`${err?.name === "ConfigError" ? err.message : (err?.stack ?? err)}\n`);
+    process.exit(1);
+  });
+}

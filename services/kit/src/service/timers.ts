@@ -1,0 +1,32 @@
+import type { Logger } from "pino";
+
+/**
+ * Work a service repeats (key rotation, clean-ups). Every replica runs its timers, so `run` must be
+ * safe to run concurrently on several replicas (an advisory lock, `FOR UPDATE SKIP LOCKED`).
+ */
+export interface Timer {
+  name: string;
+  everyMs: number;
+  run: () => Promise<unknown>;
+  /** Also run once while the service starts, before it reports ready. */
+  atStart?: boolean;
+}
+
+/** Starts `timers`; the returned stop clears them and waits for runs in flight. */
+export async function startTimers(timers: Timer[], log: Logger): Promise<() => Promise<void>> {
+  const inFlight = new Set<Promise<unknown>>();
+  const runOnce = (timer: Timer) => {
+    const run = timer
+      .run()
+      .catch((err) => log.warn({ err, timer: timer.name }, "timer run failed"))
+      .finally(() => inFlight.delete(run));
+    inFlight.add(run);
+    return run;
+  };
+  for (const timer of timers) if (timer.atStart) await runOnce(timer);
+  const handles = timers.map((timer) => setInterval(() => void runOnce(timer), timer.everyMs).unref());
+  return async () => {
+    for (const handle of handles) clearInterval(handle);
+    await Promise.all(inFlight);
+  };
+}
