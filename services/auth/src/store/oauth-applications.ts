@@ -77,3 +77,12 @@ export async function setApplicationSecret(
   );
   return rows[0];
 }
+
+/** Whether the application is confidential; undefined when there is no such application. */
+export async function isApplicationConfidential(db: Queryable, id: number): Promise<boolean | undefined> {
+  const { rows } = await db.query<{ confidential: boolean }>(
+    "SELECT confidential FROM oauth_applications WHERE id = $1",
+    [id],
+  );
+  return rows[0]?.confidential;
+}

@@ -2,14 +2,13 @@ import { randomUUID } from "node:crypto";
 import { exportJWK, generateKeyPair, importJWK, type JWK, type KeyLike } from "jose";
 import { withAdvisoryLock } from "@canopy/kit";
 import type { Deps } from "../../deps";
-
-interface KeyRow {
-  kid: string;
-  private_jwk: JWK;
-  public_jwk: JWK;
-  created_at: Date;
-  retired_at: Date | null;
-}
+import {
+  findCurrentSigningKey,
+  findFreshSigningKeys,
+  insertSigningKey,
+  listPublishableSigningKeys,
+  retireActiveSigningKeys,
+} from "../../store/oauth-signing-keys";
 
 export interface SigningKey {
   kid: string;
@@ -24,22 +23,19 @@ export interface SigningKey {
 export async function rotateSigningKeys(deps: Deps): Promise<void> {
   const days = deps.config.CANOPY_OIDC_KEY_ROTATION_DAYS;
   await withAdvisoryLock(deps.pool, "canopy:auth:signing-keys", async (db) => {
-    const { rows } = await db.query<KeyRow>(
-      "SELECT * FROM oauth_signing_keys WHERE retired_at IS NULL AND created_at > now() - make_interval(days => $1)",
-      [days],
-    );
-    if (rows.length) return;
+    if ((await findFreshSigningKeys(db, days)).length) return;
     const { publicKey, privateKey } = await generateKeyPair("RS256", {
       modulusLength: 2048,
       extractable: true,
     });
     const kid = randomUUID();
-    await db.query("UPDATE oauth_signing_keys SET retired_at = now() WHERE retired_at IS NULL");
-    await db.query("INSERT INTO oauth_signing_keys (kid, private_jwk, public_jwk) VALUES ($1, $2, $3)", [
+    await retireActiveSigningKeys(db);
+    await insertSigningKey(
+      db,
       kid,
       { ...(await exportJWK(privateKey)), kid, alg: "RS256" },
       { ...(await exportJWK(publicKey)), kid, alg: "RS256", use: "sig" },
-    ]);
+    );
     deps.log.info({ kid }, "new ID-token signing key");
   });
 }
@@ -49,25 +45,19 @@ let cached: { at: number; key: SigningKey } | undefined;
 /** The key that signs now (cached for a minute: rotation is rare). */
 export async function currentSigningKey(deps: Deps): Promise<SigningKey> {
   if (cached && Date.now() - cached.at < 60_000) return cached.key;
-  const { rows } = await deps.pool.query<KeyRow>(
-    "SELECT * FROM oauth_signing_keys WHERE retired_at IS NULL ORDER BY created_at DESC LIMIT 1",
-  );
-  if (!rows[0]) {
+  const row = await findCurrentSigningKey(deps.pool);
+  if (!row) {
     await rotateSigningKeys(deps);
     return currentSigningKey(deps);
   }
-  const key = { kid: rows[0].kid, key: await importJWK(rows[0].private_jwk, "RS256") };
+  const key = { kid: row.kid, key: await importJWK(row.private_jwk, "RS256") };
   cached = { at: Date.now(), key };
   return key;
 }
 
 /** Public keys that may still verify a live ID token. */
 export async function publishedKeys(deps: Deps): Promise<JWK[]> {
-  const { rows } = await deps.pool.query<KeyRow>(
-    `SELECT * FROM oauth_signing_keys
-      WHERE retired_at IS NULL OR retired_at > now() - make_interval(secs => $1)
-      ORDER BY created_at DESC`,
-    [deps.config.CANOPY_OAUTH_ID_TOKEN_SECONDS + 300],
-  );
+  // A retired key stays published while ID tokens it signed may still be live (plus a 5-minute margin).
+  const rows = await listPublishableSigningKeys(deps.pool, deps.config.CANOPY_OAUTH_ID_TOKEN_SECONDS + 300);
   return rows.map((r) => r.public_jwk);
 }

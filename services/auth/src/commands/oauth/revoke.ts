@@ -3,6 +3,7 @@ import type { oauth } from "@canopy/protos";
 import { OAuthRefusal, oauthError } from "../../domain/oauth/errors";
 import { tokenDigest } from "../../domain/tokens";
 import type { Deps } from "../../deps";
+import { isApplicationConfidential } from "../../store/oauth-applications";
 import { findByAccessDigest, findByRefreshDigest, revokeTokenById } from "../../store/oauth-tokens";
 import { authenticateClient } from "./client-auth";
 import { announceRevoked } from "./revoke-tokens";
@@ -41,9 +42,6 @@ export async function revoke(deps: Deps, req: oauth.RevokeRequest): Promise<oaut
 }
 
 async function isConfidential(deps: Deps, applicationId: number) {
-  const { rows } = await deps.pool.query<{ confidential: boolean }>(
-    "SELECT confidential FROM oauth_applications WHERE id = $1",
-    [applicationId],
-  );
-  return rows[0]?.confidential ?? true;
+  // An application that has vanished counts as confidential: anonymous revocation stays refused.
+  return (await isApplicationConfidential(deps.pool, applicationId)) ?? true;
 }
