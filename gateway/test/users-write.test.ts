@@ -182,6 +182,30 @@ describe("PUT /api/v4/users/:id", () => {
     expect((await userRow(stack, u.id))!.password_hash).not.toBe(before);
   });
 
+  test("two_factor_enabled is not an attribute: only enrolment turns it on (it would lock the user out)", async () => {
+    const created = await stack.gw.post("/api/v4/users", {
+      token: stack.rootToken,
+      json: {
+        email: `${unique("tf")}@example.com`,
+        username: unique("tf"),
+        name: "Two Factor",
+        password: "long-enough-pw",
+        two_factor_enabled: true,
+      },
+    });
+    expect(created.status).toBe(201);
+    const body = created.body as { id: number; two_factor_enabled: boolean };
+    expect(body.two_factor_enabled).toBe(false);
+    const id = body.id;
+    const res = await stack.gw.put(`/api/v4/users/${id}`, {
+      token: stack.rootToken,
+      json: { two_factor_enabled: true, bio: "still changes" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ two_factor_enabled: false, bio: "still changes" });
+    expect(await userRow(stack, id)).toMatchObject({ two_factor_enabled: false });
+  });
+
   test("nobody but an admin may update, not even the user themself", async () => {
     const self = await signedInUser(stack);
     const path = `/api/v4/users/${self.user.id}`;

@@ -7,14 +7,16 @@ import { param } from "../http/params";
 
 /** The Users API (GitLab lib/api/users.rb). */
 
-/** Attributes POST and PUT /users accept, with their types. */
+/**
+ * Attributes POST and PUT /users accept, with their types. Not `two_factor_enabled`: GitLab does not
+ * take it either, and set without an enrolled secret it would lock the user out of the web.
+ */
 const userAttributeParams = {
   username: param.string(255).optional(),
   email: param.string(255).optional(),
   name: param.string(255).optional(),
   password: param.string(128).optional(),
   admin: param.boolean().optional(),
-  two_factor_enabled: param.boolean().optional(),
   skip_confirmation: param.boolean().optional(),
   reset_password: param.boolean().optional(),
   force_random_password: param.boolean().optional(),
@@ -38,7 +40,6 @@ const toAttributes = (p: UserAttributeParams): auth.UserAttributes => ({
   name: p.name,
   password: p.password,
   admin: p.admin,
-  twoFactorEnabled: p.two_factor_enabled,
   skipConfirmation: p.skip_confirmation,
   bio: p.bio,
   location: p.location,

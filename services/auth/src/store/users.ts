@@ -32,7 +32,6 @@ export const WRITABLE_COLUMNS = {
   email: "email",
   name: "name",
   admin: "admin",
-  twoFactorEnabled: "two_factor_enabled",
   bio: "bio",
   location: "location",
   publicEmail: "public_email",
