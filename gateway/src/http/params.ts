@@ -89,12 +89,23 @@ function messageFor(issue: z.core.$ZodIssue, present: boolean): string {
   return "is invalid";
 }
 
+/**
+ * Each declaration's object schema, built once: building one costs ~60 µs, more than the rest of a
+ * cached GET /user, while a declaration's shape is a constant that lives as long as the process.
+ */
+const objectSchemas = new WeakMap<z.ZodRawShape, z.ZodObject>();
+const objectSchemaOf = <S extends z.ZodRawShape>(shape: S): z.ZodObject<S> => {
+  let schema = objectSchemas.get(shape);
+  if (!schema) objectSchemas.set(shape, (schema = z.object(shape)));
+  return schema as z.ZodObject<S>;
+};
+
 /** Parses merged params against a declaration; throws Grape's 400 `{"error": ...}` on failure. */
 export function parseParams<S extends z.ZodRawShape>(
   shape: S,
   raw: Record<string, unknown>,
 ): z.infer<z.ZodObject<S>> {
-  const result = z.object(shape).safeParse(raw);
+  const result = objectSchemaOf(shape).safeParse(raw);
   if (result.success) return result.data;
   const messages: string[] = [];
   for (const issue of result.error.issues) {
