@@ -7,8 +7,10 @@
  * assertions hold either way.)
  */
 import {
+  createUser,
   expectError,
   FORBIDDEN,
+  PASSWORD,
   REVOKED,
   signedInUser,
   startStack,
@@ -19,7 +21,10 @@ import {
 
 let stack: Stack;
 beforeAll(async () => {
-  stack = await startStack();
+  // Password grants and revocations from every test file share the per-IP OAuth budget in Redis.
+  stack = await startStack({
+    gateways: [{ CANOPY_RATE_LIMIT_OAUTH: "1000000", CANOPY_RATE_LIMIT_SIGN_IN: "1000000" }],
+  });
 }, 30_000);
 afterAll(async () => {
   // The auth service's NATS connection is already closed, so its own stop fails half-way.
@@ -58,4 +63,18 @@ test("block, unblock, delete, demote and revoke take effect at once on the gatew
   ).toBe(200);
   const asAdmin = await stack.gw.post(`/api/v4/users/${blocked.user.id}/block`, { token: demoted.secret });
   expectError(asAdmin, 403, FORBIDDEN);
+});
+
+test("an OAuth token revoked through /oauth/revoke is refused at once by the gateway that revoked it", async () => {
+  const user = await createUser(stack);
+  const grant = await stack.gw.post("/oauth/token", {
+    form: { grant_type: "password", username: user.username, password: PASSWORD, scope: "api" },
+  });
+  expect(grant.status).toBe(200);
+  const token = (grant.body as { access_token: string }).access_token;
+  expect((await stack.gw.get("/api/v4/user", { token })).status).toBe(200); // cached now
+
+  await stack.authService.nc.close(); // no event will tell this gateway
+  expect((await stack.gw.post("/oauth/revoke", { form: { token } })).status).toBe(200);
+  expectError(await stack.gw.get("/api/v4/user", { token }), 401, REVOKED);
 });

@@ -2,7 +2,7 @@
 // provider, builds the authorization URL, Chromium signs in and consents, openid-client exchanges the
 // code and validates the ID token against the JWKS; then userinfo, introspection, refresh, revocation.
 import { generators, type BaseClient, type TokenSet } from "openid-client";
-import { call } from "../support/api";
+import { call, PROPAGATION_MS, within } from "../support/api";
 import { heading, screenshot, signIn } from "../support/browser";
 import { answer, decodeJwt, INVALID_TOKEN_INFO, REVOKED, withBearer } from "../support/oauth-http";
 import type { OAuthWorld, RegisteredApp } from "../support/oauth-world";
@@ -167,6 +167,12 @@ export function oauthCodeFlow(session: Session, world: OAuthWorld) {
     it("revoke: the token is refused everywhere, and its refresh token is dead too", async () => {
       const { url } = session.stack;
       await client.revoke(refreshed.access_token!);
+      // The launcher's URL may lead to another gateway replica than the one that revoked: that one
+      // hears of it through the event, a moment later.
+      await within(PROPAGATION_MS, async () => {
+        const reply = await withBearer(url, "/api/v4/user", refreshed.access_token!);
+        return reply.status !== 200;
+      });
       expect(answer(await withBearer(url, "/api/v4/user", refreshed.access_token!))).toEqual({
         status: 401,
         body: REVOKED,

@@ -11,6 +11,8 @@ const tokenRef = (kind: common.TokenKind, id: number) => `${kind}:${id}`;
 
 const REFUSAL_TTL_MS = 10_000;
 
+const keyOf = (token: string) => createHash("sha256").update(token).digest("hex");
+
 /**
  * Answers of the auth service's Authenticate, cached twice: in this process (no I/O at all) and in
  * Redis (shared by gateways, survives restarts). Keys are SHA-256 of the token, never the token.
@@ -45,7 +47,7 @@ export class AuthenticationCache {
   }
 
   async authenticate(token: string): Promise<Answer> {
-    const key = createHash("sha256").update(token).digest("hex");
+    const key = keyOf(token);
     const hit = this.local.get(key);
     if (hit) return hit.answer;
     const epoch = this.epoch;
@@ -60,6 +62,24 @@ export class AuthenticationCache {
     this.epoch++;
     this.dropLocal(this.byToken.get(tokenRef(kind, tokenId)));
     await this.dropShared(this.redisIndex("token", tokenRef(kind, tokenId)));
+  }
+
+  /**
+   * Forgets the answer for a token this gateway has just revoked by its value: the revocation event
+   * drops it everywhere, but the caller's next request may come back here before the event does.
+   */
+  async dropTokenValue(token: string): Promise<void> {
+    this.epoch++;
+    const key = keyOf(token);
+    const entry = this.local.get(key);
+    if (entry?.answer.actor) {
+      const { tokenKind, tokenId } = entry.answer.actor;
+      return this.dropToken(tokenKind, tokenId);
+    }
+    this.local.delete(key);
+    await this.redis
+      .del(this.redisKey(key))
+      .catch((err) => this.log.warn({ err }, "could not drop a cached answer"));
   }
 
   /** Forgets every answer for a user's tokens (blocked, deleted, admin flag changed). */

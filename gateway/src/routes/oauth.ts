@@ -77,6 +77,8 @@ export function oauthRoutes(router: Router, { oauth, limits, cache }: RouteDeps)
       });
     }
     if (reply.error) return sendOAuthError(ctx, reply.error);
+    // As for personal access tokens: this gateway forgets the token now, not when the event arrives.
+    await cache.dropTokenValue(text(p.token));
     sendOAuthJson(ctx, 200, {});
   });
 
