@@ -1,5 +1,13 @@
 import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
 import type { SettingsServiceService } from "./gen/canopy/auth/v1/settings";
+import type { GroupsServiceService } from "./gen/canopy/groups/v1/groups";
+import type { GroupSharingServiceService } from "./gen/canopy/groups/v1/sharing";
+import type { GroupCustomAttributesServiceService } from "./gen/canopy/groups/v1/custom_attributes";
+import type { GroupPushRulesServiceService } from "./gen/canopy/groups/v1/push_rules";
+import type { GroupAvatarsServiceService } from "./gen/canopy/groups/v1/avatars";
+import type { GroupLifecycleServiceService } from "./gen/canopy/groups/v1/lifecycle";
+import type { GroupMembersServiceService } from "./gen/canopy/groups/v1/members";
+import type { NamespacesServiceService } from "./gen/canopy/groups/v1/namespaces";
 
 /**
  * Methods a client may safely send again after UNAVAILABLE: reads, and writes whose repetition
@@ -18,4 +26,33 @@ export const AUTH_IDEMPOTENT_METHODS: (keyof typeof AuthServiceService)[] = [
 /** Settings reads may be retried; an update is not (each one is a new version and event). */
 export const SETTINGS_IDEMPOTENT_METHODS: (keyof typeof SettingsServiceService)[] = [
   "getApplicationSettings",
+];
+
+/** Group reads; every group write records events and is not repeated blindly. */
+export const GROUPS_IDEMPOTENT_METHODS: (keyof typeof GroupsServiceService)[] = ["getGroup", "listGroups"];
+
+/** Sharing writes only: neither is retried (a repeated unshare would answer 404 for a removed link). */
+export const GROUP_SHARING_IDEMPOTENT_METHODS: (keyof typeof GroupSharingServiceService)[] = [];
+
+/** Custom attribute reads; a set or delete records an event and is not repeated blindly. */
+export const GROUP_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS: (keyof typeof GroupCustomAttributesServiceService)[] =
+  ["listCustomAttributes", "getCustomAttribute"];
+/** Push-rule reads; every push-rule write records an event and is not repeated blindly. */
+export const GROUP_PUSH_RULES_IDEMPOTENT_METHODS: (keyof typeof GroupPushRulesServiceService)[] = [
+  "authorizePushRules",
+  "getPushRule",
+];
+/** Avatar reads. */
+export const GROUP_AVATARS_IDEMPOTENT_METHODS: (keyof typeof GroupAvatarsServiceService)[] = ["getAvatar"];
+/** Deleting, restoring and transferring each record events and answer differently when repeated. */
+export const GROUP_LIFECYCLE_IDEMPOTENT_METHODS: (keyof typeof GroupLifecycleServiceService)[] = [];
+/** Member reads; adding, changing and removing record events and are not repeated blindly. */
+export const GROUP_MEMBERS_IDEMPOTENT_METHODS: (keyof typeof GroupMembersServiceService)[] = [
+  "listMembers",
+  "getMember",
+];
+/** Namespace reads. */
+export const NAMESPACES_IDEMPOTENT_METHODS: (keyof typeof NamespacesServiceService)[] = [
+  "listNamespaces",
+  "getNamespace",
 ];

@@ -3,8 +3,29 @@ export * as common from "./gen/canopy/common/v1/common";
 export * as auth from "./gen/canopy/auth/v1/auth";
 export * as events from "./gen/canopy/events/v1/events";
 export { Timestamp } from "./gen/google/protobuf/timestamp";
-export { AUTH_IDEMPOTENT_METHODS, SETTINGS_IDEMPOTENT_METHODS } from "./idempotent";
+export {
+  AUTH_IDEMPOTENT_METHODS,
+  GROUPS_IDEMPOTENT_METHODS,
+  GROUP_PUSH_RULES_IDEMPOTENT_METHODS,
+  GROUP_MEMBERS_IDEMPOTENT_METHODS,
+  NAMESPACES_IDEMPOTENT_METHODS,
+  SETTINGS_IDEMPOTENT_METHODS,
+  GROUP_SHARING_IDEMPOTENT_METHODS,
+  GROUP_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
+  GROUP_LIFECYCLE_IDEMPOTENT_METHODS,
+} from "./idempotent";
+export { GROUP_AVATARS_IDEMPOTENT_METHODS } from "./idempotent";
 export * as oauth from "./gen/canopy/auth/v1/oauth";
 export { OAUTH_SCOPES } from "./scopes";
 export { AUTH_EVENTS, AUTH_SUBJECTS } from "./events/auth";
 export * as settings from "./gen/canopy/auth/v1/settings";
+export * as groups from "./gen/canopy/groups/v1/groups";
+export * as groupEvents from "./gen/canopy/groups/v1/events";
+export * as namespaces from "./gen/canopy/groups/v1/namespaces";
+export { GROUPS_EVENTS, GROUPS_SUBJECTS } from "./events/groups";
+export * as groupSharing from "./gen/canopy/groups/v1/sharing";
+export * as groupCustomAttributes from "./gen/canopy/groups/v1/custom_attributes";
+export * as pushRules from "./gen/canopy/groups/v1/push_rules";
+export * as groupAvatars from "./gen/canopy/groups/v1/avatars";
+export * as groupLifecycle from "./gen/canopy/groups/v1/lifecycle";
+export * as groupMembers from "./gen/canopy/groups/v1/members";

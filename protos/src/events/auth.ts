@@ -1,8 +1,8 @@
 import * as events from "../gen/canopy/events/v1/events";
 
 /**
- * The auth context's events: each kind names its payload message and its NATS subject (under
- * `canopy.auth.`). The shape is the kit's `EventKind`; it is written out here rather than imported
+ * The auth context's events: each kind names its payload message and its logical NATS subject
+ * (under `canopy.auth.`; the kit publishes it in the deployment's stream, CANOPY_EVENT_STREAM). The shape is the kit's `EventKind`; it is written out here rather than imported
  * because the kit depends on this package, not the other way round.
  */
 const kind = <T>(

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { recordEvent, withAdvisoryLock, withTransaction } from "@canopy/kit";
-import { AUTH_EVENTS } from "@canopy/protos";
+import { withAdvisoryLock, withTransaction } from "@canopy/kit";
+import { recordUserCreated } from "./commands/user-events";
 import { hashPassword } from "./domain/passwords";
 import { tokenDigest } from "./domain/tokens";
 import type { Deps } from "./deps";
@@ -28,7 +28,7 @@ export async function bootstrap(deps: Deps, options: { rootPassword?: string; ro
           password_hash: passwordHash,
           confirmed_at: new Date(),
         });
-        await recordEvent(tx, AUTH_EVENTS.userCreated, { userId: user.id, username: user.username });
+        await recordUserCreated(tx, user);
         return user;
       });
       if (!options.rootPassword) {

@@ -4,6 +4,7 @@ import { auth, oauth, settings } from "@canopy/protos";
 import { bootstrap } from "./bootstrap";
 import { mirrorSettings } from "./commands/mirror-settings";
 import { rotateSigningKeys } from "./commands/oauth/keys";
+import { backfillUserSnapshots } from "./commands/user-snapshot-backfill";
 import { loadAuthConfig } from "./config";
 import type { Deps } from "./deps";
 import { authService } from "./rpc/auth-service";
@@ -27,6 +28,8 @@ export const authServiceDefinition = defineService({
     ),
   }),
   prepare: async (deps) => {
+    // Before bootstrap: on a fresh database it finds no users and is done; root's UserCreated follows.
+    await backfillUserSnapshots(deps);
     await bootstrap(deps, {
       rootPassword: deps.config.CANOPY_ROOT_PASSWORD,
       rootToken: deps.config.CANOPY_ROOT_TOKEN,

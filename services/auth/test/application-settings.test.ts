@@ -54,9 +54,10 @@ beforeAll(async () => {
   h = await startHarness();
   endTurn = await takeSettingsTurn(h.db);
   client = h.service.client(settings.SettingsServiceService, { idempotent: SETTINGS_IDEMPOTENT_METHODS });
-  nc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-test");
+  nc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-test", h.service.stream);
   subscription = await startBroadcastConsumer({
     nc,
+    stream: h.service.stream,
     log,
     subjects: [AUTH_EVENTS.applicationSettingsUpdated.subject],
     handle: (event) => void received.push(event),
@@ -178,7 +179,7 @@ test("two replicas and two readers converge through the KV bucket", async () => 
   const secondClient: Client = second.client(settings.SettingsServiceService, {
     idempotent: SETTINGS_IDEMPOTENT_METHODS,
   });
-  const readerNc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-reader");
+  const readerNc = await connectNats(h.config.CANOPY_NATS_URL, log, "settings-reader", h.service.stream);
   const bucket = h.config.CANOPY_SETTINGS_BUCKET;
   const views = await Promise.all([
     ApplicationSettingsView.open(await openSettingsBucket(nc, bucket), log),

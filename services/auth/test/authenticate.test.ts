@@ -40,6 +40,7 @@ describe("Authenticate: accepted tokens", () => {
       userId: expect.any(Number),
       username: "root",
       admin: true,
+      external: false,
       scopes: ["api", "sudo"],
       tokenKind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS,
       tokenId: expect.any(Number),
@@ -61,11 +62,27 @@ describe("Authenticate: accepted tokens", () => {
       userId: user.id,
       username: user.username,
       admin: false,
+      external: false,
       scopes: ["read_api", "read_user"],
       tokenKind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS,
       tokenId: token.id,
       impersonatorId: 0,
     });
+  });
+
+  it("says whether the token's owner is external, as the user is now", async () => {
+    const user = await createUser(h, { external: true });
+    const created = await h.rpc.createPersonalAccessToken({
+      actor: h.admin,
+      userId: user.id,
+      name: unique("token-"),
+      scopes: ["api"],
+    });
+    const answer = await h.rpc.authenticate({ token: created.secret });
+    expect(answer.actor).toMatchObject({ userId: user.id, admin: false, external: true });
+    expect(answer.user).toMatchObject({ id: user.id, external: true });
+    await h.rpc.updateUser({ actor: h.admin, id: user.id, attributes: { external: false } });
+    expect((await h.rpc.authenticate({ token: created.secret })).actor).toMatchObject({ external: false });
   });
 
   it("says the answer holds until the start of the expiry date, UTC", async () => {

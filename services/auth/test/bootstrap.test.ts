@@ -1,5 +1,5 @@
-import { randomBytes } from "node:crypto";
 import { createPool, type Pool } from "@canopy/kit";
+import { throwawayDatabase, type ThrowawayDatabase } from "@canopy/kit/testing";
 import { auth } from "@canopy/protos";
 import { ROOT_TOKEN_NAME } from "../src/bootstrap";
 import { tokenDigest } from "../src/domain/tokens";
@@ -84,28 +84,21 @@ describe("bootstrap against the shared database", () => {
 });
 
 describe("bootstrap of an empty database", () => {
-  const adminUrl =
-    process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-  const name = `canopy_test_bootstrap_${randomBytes(4).toString("hex")}`;
-  let admin: Pool;
+  let own: ThrowawayDatabase;
 
   beforeAll(async () => {
-    admin = createPool({ url: adminUrl, schema: "public" });
-    await admin.query(`CREATE DATABASE ${name}`);
+    own = await throwawayDatabase("canopy_test_bootstrap_");
   });
   afterAll(async () => {
     await stopAll();
-    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await admin.end();
+    await own.drop();
   });
 
   it("migrates once and creates root, its token and one UserCreated event when two services race", async () => {
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
     const rootToken = newRootToken();
-    const [a, b] = await startTwo(testEnv(rootToken, { CANOPY_DATABASE_URL: url.toString() }));
+    const [a, b] = await startTwo(testEnv(rootToken, own.env));
     expect(b.deps.tokenKey.equals(a.deps.tokenKey)).toBe(true);
-    const db = createPool({ url: url.toString(), schema: "auth" });
+    const db = createPool({ url: own.url, schema: "auth" });
     pools.push(db);
     const state = await rootState(db, rootToken, a.deps.tokenKey);
     expect({ roots: state.roots, tokens: state.tokens, expires_at: state.expires_at }).toEqual({

@@ -3,7 +3,6 @@ import {
   createLogger,
   payloadOf,
   startBroadcastConsumer,
-  STREAM,
   type EventKind,
   type NatsConnection,
   type Subscription,
@@ -11,9 +10,11 @@ import {
 import { AUTH_EVENTS, auth, common, events } from "@canopy/protos";
 import { createUser, waitFor, newSignedInUser, startHarness, type Harness } from "./support";
 
-// Every state change is an event on the CANOPY stream, in an envelope that names the actor. Other
+// Every state change is an event on the deployment's stream (CANOPY_EVENT_STREAM; the test run's own),
+// in an envelope that names the actor. Other
 // services and every gateway replica read them; a revoked token must be on the stream before the
-// RPC that revoked it returns, so no gateway keeps serving it from its cache.
+// RPC that revoked it returns, so no gateway keeps serving it from its cache. The user snapshots that
+// UserCreated and UserUpdated carry are tested in user-snapshots.test.ts.
 let h: Harness;
 let nc: NatsConnection;
 let subscription: Subscription;
@@ -22,10 +23,11 @@ const received: events.Event[] = [];
 beforeAll(async () => {
   h = await startHarness();
   const log = createLogger("auth-events-test", "silent");
-  nc = await connectNats(h.config.CANOPY_NATS_URL, log, "auth-events-test");
+  nc = await connectNats(h.config.CANOPY_NATS_URL, log, "auth-events-test", h.service.stream);
   // Subscribed before anything happens: the consumer only delivers what is published from now on.
   subscription = await startBroadcastConsumer({
     nc,
+    stream: h.service.stream,
     log,
     subjects: ["canopy.auth.>"],
     handle: (event) => void received.push(event),
@@ -60,13 +62,14 @@ const byUser = (userId: number) => (p: { userId: number }) => p.userId === userI
  */
 async function publishedDuring(call: () => Promise<unknown>): Promise<events.Event[]> {
   const jsm = await nc.jetstreamManager();
-  const lastSeq = async () => (await jsm.streams.info(STREAM)).state.last_seq;
+  const stream = h.service.stream.name;
+  const lastSeq = async () => (await jsm.streams.info(stream)).state.last_seq;
   const before = await lastSeq();
   await call();
   const after = await lastSeq();
   const found: events.Event[] = [];
   for (let seq = before + 1; seq <= after; seq++) {
-    const message = await jsm.streams.getMessage(STREAM, { seq }).catch(() => undefined);
+    const message = await jsm.streams.getMessage(stream, { seq }).catch(() => undefined);
     if (message) found.push(events.Event.decode(message.data));
   }
   return found;
@@ -84,12 +87,14 @@ describe("user events", () => {
   it("CreateUser emits UserCreated, on the stream before it replies", async () => {
     let user!: auth.User;
     const published = await publishedDuring(async () => (user = await createUser(h)));
-    expect(published.flatMap((e) => payloadOf(e, AUTH_EVENTS.userCreated) ?? [])).toContainEqual({
+    const expected = {
       userId: user.id,
       username: user.username,
-    });
+      user: expect.objectContaining({ userId: user.id }),
+    };
+    expect(published.flatMap((e) => payloadOf(e, AUTH_EVENTS.userCreated) ?? [])).toContainEqual(expected);
     const { event, payload } = await eventOf(AUTH_EVENTS.userCreated, byUser(user.id));
-    expect(payload).toEqual({ userId: user.id, username: user.username });
+    expect(payload).toEqual(expected);
     expectEnvelope(event, AUTH_EVENTS.userCreated, h.admin);
   });
 
@@ -98,7 +103,11 @@ describe("user events", () => {
     const renamed = `${user.username}_renamed`;
     await h.rpc.updateUser({ actor: h.admin, id: user.id, attributes: { username: renamed } });
     const { event, payload } = await eventOf(AUTH_EVENTS.userUpdated, byUser(user.id));
-    expect(payload).toEqual({ userId: user.id, username: renamed });
+    expect(payload).toEqual({
+      userId: user.id,
+      username: renamed,
+      user: expect.objectContaining({ userId: user.id, username: renamed }),
+    });
     expectEnvelope(event, AUTH_EVENTS.userUpdated, h.admin);
   });
 

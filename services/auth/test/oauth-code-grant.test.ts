@@ -186,6 +186,7 @@ describe("authorization_code: success", () => {
       userId: user.userId,
       username: user.username,
       admin: false,
+      external: false,
       scopes: ["read_user", "api"],
       tokenKind: common.TokenKind.TOKEN_KIND_OAUTH,
       tokenId: expect.any(Number),

@@ -109,6 +109,7 @@ export const sessionActor = (user: auth.User): common.Actor => ({
   userId: user.id,
   username: user.username,
   admin: user.admin,
+  external: user.external,
   scopes: [],
   tokenKind: common.TokenKind.TOKEN_KIND_SESSION,
   tokenId: 0,

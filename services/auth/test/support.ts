@@ -9,14 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { status } from "@grpc/grpc-js";
-import {
-  createPool,
-  errorDetailOf,
-  fieldErrorsOf,
-  isServiceError,
-  type Pool,
-  type PromiseClient,
-} from "@canopy/kit";
+import { createPool, type Pool, type PromiseClient } from "@canopy/kit";
 import {
   filledClient,
   startTestService,
@@ -154,40 +147,7 @@ export async function signIn(h: Harness, user: auth.User, scopes = ["api"]): Pro
 export const newSignedInUser = async (h: Harness, overrides: auth.UserAttributes = {}) =>
   signIn(h, await createUser(h, overrides));
 
-export interface Failure {
-  code: status;
-  resource: string;
-  publicMessage: string;
-  fieldErrors: Record<string, string[]>;
-}
-
-/** The status and ErrorDetail of a call that must fail; fails the test if it succeeds. */
-export async function failure(call: Promise<unknown>): Promise<Failure> {
-  let err: unknown;
-  try {
-    await call;
-  } catch (e) {
-    err = e;
-  }
-  if (err === undefined) throw new Error("expected the call to fail, but it succeeded");
-  if (!isServiceError(err)) throw err;
-  const detail = errorDetailOf(err);
-  return {
-    code: err.code,
-    resource: detail.resource,
-    publicMessage: detail.publicMessage,
-    fieldErrors: fieldErrorsOf(detail),
-  };
-}
-
-/** An expected Failure: only the code is required; the detail's parts default to empty. */
-export const failed = (code: status, detail: Partial<Omit<Failure, "code">> = {}): Failure => ({
-  code,
-  resource: "",
-  publicMessage: "",
-  fieldErrors: {},
-  ...detail,
-});
+export { failure, failed, type Failure } from "@canopy/kit/testing";
 
 /** Rows in `auth.users` whose username or email is one of these (case-insensitive). */
 export async function countUsersNamed(db: Pool, username: string, email: string): Promise<number> {

@@ -41,7 +41,7 @@ describe("ListPersonalAccessTokens", () => {
     const second = await extraToken(user);
     const own = await h.rpc.listPersonalAccessTokens({ actor: user.actor });
     expect(ids(own.tokens)).toEqual([user.token.id, second.id]);
-    expect(own.page).toEqual({ page: 1, perPage: 20, total: 2, totalCapped: false });
+    expect(own.page).toEqual({ page: 1, perPage: 20, total: 2, totalCapped: false, nextCursor: "" });
     expect(await h.rpc.listPersonalAccessTokens({ actor: user.actor, userId: user.user.id })).toEqual(own);
   });
 

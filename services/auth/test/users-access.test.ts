@@ -26,6 +26,7 @@ const anonymous: common.Actor = {
   userId: 0,
   username: "",
   admin: false,
+  external: false,
   scopes: [],
   tokenKind: 0,
   tokenId: 0,

@@ -28,7 +28,7 @@ describe("ListUsers filters", () => {
     const { tag, users } = await tagged(3);
     const byName = await list({ search: tag.toUpperCase() });
     expect(ids(byName.users)).toEqual(ids(users));
-    expect(byName.page).toEqual({ page: 1, perPage: 20, total: 3, totalCapped: false });
+    expect(byName.page).toEqual({ page: 1, perPage: 20, total: 3, totalCapped: false, nextCursor: "" });
 
     const one = users[1]!;
     expect(ids((await list({ search: one.username })).users)).toEqual([one.id]);
@@ -67,7 +67,7 @@ describe("ListUsers filters", () => {
   it("answers an empty page, not an error, when nothing matches", async () => {
     expect(await list({ search: unique("nothing") })).toEqual({
       users: [],
-      page: { page: 1, perPage: 20, total: 0, totalCapped: false },
+      page: { page: 1, perPage: 20, total: 0, totalCapped: false, nextCursor: "" },
     });
   });
 
@@ -90,7 +90,7 @@ describe("ListUsers paging", () => {
       [],
     ]);
     expect(pages.map((p) => p.page)).toEqual(
-      [1, 2, 3, 4].map((n) => ({ page: n, perPage: 2, total: 5, totalCapped: false })),
+      [1, 2, 3, 4].map((n) => ({ page: n, perPage: 2, total: 5, totalCapped: false, nextCursor: "" })),
     );
   });
 

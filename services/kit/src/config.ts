@@ -1,10 +1,13 @@
 import { z } from "zod";
+import { eventStreamSetting } from "./events/stream";
 
 /** Settings every Canopy process shares. Each has a working local default. */
 export const baseConfigSchema = z.object({
   CANOPY_DATABASE_URL: z.string().url().default("postgres://postgres@127.0.0.1:5432/canopy"),
   CANOPY_REDIS_URL: z.string().url().default("redis://127.0.0.1:6379"),
   CANOPY_NATS_URL: z.string().default("nats://127.0.0.1:4222"),
+  /** JetStream stream of this deployment's events; deployments sharing a NATS need different ones. */
+  CANOPY_EVENT_STREAM: eventStreamSetting,
   CANOPY_LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Port of the side HTTP server (liveness, readiness, metrics); 0 picks a free one. */
   CANOPY_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).default(0),

@@ -25,6 +25,7 @@ const detail = (d: Partial<common.ErrorDetail>): common.ErrorDetail => ({
   resource: "",
   publicMessage: "",
   fieldErrors: {},
+  httpStatus: 0,
   ...d,
 });
 
@@ -51,6 +52,25 @@ export const badRequest = (reason: string) =>
 /** 409 {"message":"<message>"}. */
 export const conflict = (message: string) =>
   new CanopyError(status.ALREADY_EXISTS, detail({ publicMessage: message }));
+
+/**
+ * An answer GitLab gives with free text: exactly `httpStatus` and {"message": message}. `code` is
+ * the gRPC status it travels as (what a non-HTTP caller sees).
+ */
+export const apiError = (httpStatus: number, message: string, code: status = status.FAILED_PRECONDITION) =>
+  new CanopyError(code, detail({ publicMessage: message, httpStatus }));
+
+/**
+ * Model errors as Ruby's Hash#inspect prints them (GitLab 13–17), for messages such as
+ * `Failed to save group {:path=>["has already been taken"]}`.
+ */
+export function rubyInspect(errors: Record<string, string[]>): string {
+  // Ruby escapes quotes, backslashes and control characters as JSON does (near enough for messages).
+  const entries = Object.entries(errors).map(
+    ([k, v]) => `:${k}=>[${v.map((s) => JSON.stringify(s)).join(", ")}]`,
+  );
+  return `{${entries.join(", ")}}`;
+}
 
 /** Server side: turns anything thrown by a handler into a grpc-js error with the detail trailer. */
 export function toServiceError(err: unknown): Partial<ServiceError> {

@@ -6,7 +6,7 @@ export const MAX_PER_PAGE = 100;
 export const COUNT_CAP = 10_000;
 
 /** GitLab's offset rules: page < 1 is page 1, per_page is capped at 100, anything else non-positive is 20. */
-export function pageWindow(request?: common.PageRequest) {
+export function pageWindow(request?: Pick<common.PageRequest, "page" | "perPage">) {
   const page = Math.max(1, request?.page || 1);
   const requested = request?.perPage ?? 0;
   const perPage = requested < 1 ? DEFAULT_PER_PAGE : Math.min(requested, MAX_PER_PAGE);
@@ -21,5 +21,6 @@ export function pageInfo(window: { page: number; perPage: number }, counted: num
     perPage: window.perPage,
     total: capped ? COUNT_CAP : counted,
     totalCapped: capped,
+    nextCursor: "",
   };
 }

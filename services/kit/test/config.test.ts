@@ -24,6 +24,7 @@ describe("loadConfig", () => {
       CANOPY_DATABASE_URL: "postgres://postgres@127.0.0.1:5432/canopy",
       CANOPY_REDIS_URL: "redis://127.0.0.1:6379",
       CANOPY_NATS_URL: "nats://127.0.0.1:4222",
+      CANOPY_EVENT_STREAM: "CANOPY",
       CANOPY_LOG_LEVEL: "info",
       CANOPY_HEALTH_PORT: 0,
       CANOPY_HEALTH_HOST: "127.0.0.1",
@@ -80,6 +81,30 @@ describe("loadConfig", () => {
     expect(err.problems).toHaveLength(5);
     // The message names every problem, one per line, so the operator fixes them all in one go.
     for (const problem of err.problems) expect(err.message).toContain(`  - ${problem}`);
+  });
+
+  it.each(["canopy.test", "CANOPY TEST", "canopy>", "a/b", "x".repeat(64)])(
+    "rejects CANOPY_EVENT_STREAM %j: the stream name is also its subjects' first token",
+    (name) => {
+      const err = configErrorFor({
+        CANOPY_GRPC_PORT: "50051",
+        CANOPY_SIGNING_KEY: "0123456789abcdef",
+        CANOPY_EVENT_STREAM: name,
+      });
+      expect(err.problems).toEqual([expect.stringMatching(/^CANOPY_EVENT_STREAM is invalid: /)]);
+    },
+  );
+
+  it("says which characters a stream name may have", () => {
+    const err = configErrorFor({ CANOPY_EVENT_STREAM: "canopy.test" });
+    expect(err.message).toContain(
+      "CANOPY_EVENT_STREAM is invalid: letters, digits, '_' or '-' (it also names the stream's subjects, lower-cased)",
+    );
+  });
+
+  it("accepts a stream name of letters, digits, '_' and '-'", () => {
+    const env = { CANOPY_EVENT_STREAM: "Canopy_test-01" };
+    expect(loadConfig(baseConfigSchema, env).CANOPY_EVENT_STREAM).toBe("Canopy_test-01");
   });
 
   it("rejects a non-numeric port instead of turning it into NaN", () => {

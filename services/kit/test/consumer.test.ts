@@ -3,7 +3,6 @@ import {
   connectNats,
   deadLetterSubject,
   payloadOf,
-  STREAM,
   startBroadcastConsumer,
   startDurableConsumer,
   type DurableConsumerOptions,
@@ -20,7 +19,7 @@ import {
   testKind,
   testSubjects,
 } from "./support/events";
-import { throwawaySchema, NATS_URL, quietLog, unique, waitFor } from "./support/infra";
+import { throwawaySchema, NATS_URL, quietLog, TEST_STREAM, unique, waitFor } from "./support/infra";
 
 const subjects = testSubjects();
 const kind = testKind(subjects.subject("user-created"));
@@ -33,7 +32,7 @@ const durableNames: string[] = [];
 beforeAll(async () => {
   ({ pool, drop: dropSchema } = await throwawaySchema({ prefix: "kit_test_" }));
   await pool.query("CREATE TABLE handled (event_id uuid NOT NULL, user_id bigint NOT NULL)");
-  nc = await connectNats(NATS_URL, quietLog, "kit-consumer-test");
+  nc = await connectNats(NATS_URL, quietLog, "kit-consumer-test", TEST_STREAM);
 });
 
 afterEach(async () => {
@@ -42,7 +41,7 @@ afterEach(async () => {
 
 afterAll(async () => {
   const jsm = await nc.jetstreamManager();
-  for (const name of durableNames) await jsm.consumers.delete(STREAM, name).catch(() => undefined);
+  for (const name of durableNames) await jsm.consumers.delete(TEST_STREAM.name, name).catch(() => undefined);
   await purgeSubjects(nc, subjects.all);
   for (const name of durableNames) await purgeSubjects(nc, deadLetterSubject(name));
   await nc.close();
@@ -63,6 +62,7 @@ async function durable(
   const start = () =>
     startDurableConsumer({
       nc,
+      stream: TEST_STREAM,
       pool,
       log: quietLog,
       name,
@@ -103,7 +103,7 @@ const processedRows = async (name: string, eventId: string) =>
 async function drained(name: string) {
   const jsm = await nc.jetstreamManager();
   await waitFor(`consumer ${name} to drain`, async () => {
-    const info = await jsm.consumers.info(STREAM, name);
+    const info = await jsm.consumers.info(TEST_STREAM.name, name);
     return info.num_pending === 0 && info.num_ack_pending === 0;
   });
 }
@@ -160,7 +160,7 @@ describe("startDurableConsumer", () => {
 
     const dead = await waitFor("the dead letter", () => lastMessage(nc, deadLetterSubject(name)));
     expect(events.Event.decode(dead.data).id).toBe(event.id);
-    expect(dead.header.get("Canopy-Original-Subject")).toBe(subject);
+    expect(dead.header.get("Canopy-Original-Subject")).toBe(TEST_STREAM.subject(subject));
     expect(dead.header.get("Canopy-Error")).toBe("cannot handle user 10");
     expect(handler.calls).toHaveLength(3);
     // Nothing left unacknowledged: JetStream has nothing it could deliver again.
@@ -172,7 +172,7 @@ describe("startDurableConsumer", () => {
     const handler = recordingHandler();
     const { name, subject } = await durable(handler.handle, { maxDeliver: 2 });
     // Field 1 claims 5 bytes and brings 1: decoding throws.
-    await nc.jetstream().publish(subject, Uint8Array.from([0x0a, 0x05, 0x61]));
+    await nc.jetstream().publish(TEST_STREAM.subject(subject), Uint8Array.from([0x0a, 0x05, 0x61]));
     const event = envelope(kind, 11);
     await publishEnvelope(nc, subject, event);
     await waitFor(
@@ -204,7 +204,9 @@ describe("startBroadcastConsumer", () => {
   const subject = subjects.subject("broadcast");
 
   async function broadcast(handle: (e: events.Event) => void) {
-    subscriptions.push(await startBroadcastConsumer({ nc, log: quietLog, subjects: [subject], handle }));
+    subscriptions.push(
+      await startBroadcastConsumer({ nc, stream: TEST_STREAM, log: quietLog, subjects: [subject], handle }),
+    );
   }
 
   it("delivers every new event to every replica, and nothing published before it started", async () => {

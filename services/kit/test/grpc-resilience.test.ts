@@ -8,7 +8,12 @@ import { waitFor } from "./support/infra";
 afterEach(closeAllServers);
 
 const unavailable = () =>
-  new CanopyError(status.UNAVAILABLE, { resource: "", publicMessage: "try later", fieldErrors: {} });
+  new CanopyError(status.UNAVAILABLE, {
+    resource: "",
+    publicMessage: "try later",
+    fieldErrors: {},
+    httpStatus: 0,
+  });
 
 /** A handler that throws UNAVAILABLE `failures` times, then answers; `calls` counts every attempt. */
 function flaky<T>(failures: number, answer: () => T) {
@@ -51,7 +56,12 @@ describe("retries", () => {
     const { client } = await serveAuth({
       getUser: async () => {
         calls += 1;
-        throw new CanopyError(status.NOT_FOUND, { resource: "User", publicMessage: "", fieldErrors: {} });
+        throw new CanopyError(status.NOT_FOUND, {
+          resource: "User",
+          publicMessage: "",
+          fieldErrors: {},
+          httpStatus: 0,
+        });
       },
     });
     expect((await failureOf(client.getUser({ id: 1, username: "" }))).code).toBe(status.NOT_FOUND);

@@ -28,7 +28,7 @@ describe("a round trip through a real gRPC connection", () => {
       getUser: async (req) => user({ id: req.id, createdAt, lastSignInAt: undefined }),
       listUsers: async () => ({
         users: [user()],
-        page: { page: 2, perPage: 20, total: BIG_ID, totalCapped: false },
+        page: { page: 2, perPage: 20, total: BIG_ID, totalCapped: false, nextCursor: "" },
       }),
     });
 
@@ -40,7 +40,7 @@ describe("a round trip through a real gRPC connection", () => {
     expect(got.username).toBe("root");
 
     const list = await client.listUsers(auth.ListUsersRequest.fromPartial({}));
-    expect(list.page).toEqual({ page: 2, perPage: 20, total: BIG_ID, totalCapped: false });
+    expect(list.page).toEqual({ page: 2, perPage: 20, total: BIG_ID, totalCapped: false, nextCursor: "" });
     expect(list.users).toHaveLength(1);
   });
 });
@@ -51,7 +51,12 @@ describe("errors", () => {
     const err = await failureOf(client.getUser({ id: 1, username: "" }));
     expect(isServiceError(err)).toBe(true);
     expect(err.code).toBe(status.NOT_FOUND);
-    expect(errorDetailOf(err)).toEqual({ resource: "User", publicMessage: "", fieldErrors: {} });
+    expect(errorDetailOf(err)).toEqual({
+      resource: "User",
+      publicMessage: "",
+      fieldErrors: {},
+      httpStatus: 0,
+    });
   });
 
   it("carries model validation errors keyed by attribute", async () => {
@@ -95,7 +100,7 @@ describe("errors", () => {
         deleteUser: async () => {
           throw new CanopyError(
             status.INTERNAL,
-            { resource: "", publicMessage: "", fieldErrors: {} },
+            { resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 },
             "ldap bind as cn=admin",
           );
         },
@@ -113,7 +118,7 @@ describe("errors", () => {
       expect(JSON.stringify({ message: err.message, metadata: err.metadata.getMap() })).not.toMatch(
         /users_secret_table|10\.0\.0\.5|cn=admin/,
       );
-      expect(errorDetailOf(err)).toEqual({ resource: "", publicMessage: "", fieldErrors: {} });
+      expect(errorDetailOf(err)).toEqual({ resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 });
     }
     const failures = recorded.records().filter((r) => r.msg === "rpc failed");
     expect(failures.map((r) => r.method)).toEqual([
@@ -127,7 +132,7 @@ describe("errors", () => {
     const { client } = await serveAuth({}, { address: "127.0.0.1:1" });
     const err = await failureOf(client.getUser({ id: 1, username: "" }));
     expect(err.code).toBe(status.UNAVAILABLE);
-    expect(errorDetailOf(err)).toEqual({ resource: "", publicMessage: "", fieldErrors: {} });
+    expect(errorDetailOf(err)).toEqual({ resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 });
   });
 });
 

@@ -16,7 +16,7 @@ import {
   testKind,
   testSubjects,
 } from "./support/events";
-import { throwawaySchema, NATS_URL, quietLog, waitFor } from "./support/infra";
+import { throwawaySchema, NATS_URL, quietLog, TEST_STREAM, waitFor } from "./support/infra";
 
 const subjects = testSubjects();
 let pool: Pool;
@@ -26,9 +26,9 @@ let relay: OutboxRelay;
 
 beforeAll(async () => {
   ({ pool, drop: dropSchema } = await throwawaySchema({ prefix: "kit_test_" }));
-  nc = await connectNats(NATS_URL, quietLog, "kit-outbox-test");
+  nc = await connectNats(NATS_URL, quietLog, "kit-outbox-test", TEST_STREAM);
   // A long poll: publication in these tests comes from kick() or NOTIFY, never from the timer.
-  relay = new OutboxRelay(pool, nc, quietLog, { pollMs: 60_000 });
+  relay = new OutboxRelay(pool, nc, TEST_STREAM, quietLog, { pollMs: 60_000 });
   await relay.start();
 });
 

@@ -4,19 +4,19 @@ import {
   requireSignedIn,
   forbidden,
   notFound,
-  recordEvent,
   withTransaction,
   type Queryable,
 } from "@canopy/kit";
-import { auth, AUTH_EVENTS, type common } from "@canopy/protos";
+import { auth, type common } from "@canopy/protos";
 import { passwordMatches, spendVerification } from "../domain/passwords";
-import { derivedKey, open, seal } from "../domain/secret-box";
+import { derivedKey, open, seal } from "@canopy/kit";
 import { tokenDigest } from "../domain/tokens";
 import { newRecoveryCodes, newTotpSecret, normalizeCode, provisioningUri, totpStep } from "../domain/totp";
 import type { Deps } from "../deps";
 import { recordFailedAttempt } from "../store/sign-in-attempts";
 import * as twoFactor from "../store/two-factor";
 import { findUserById, type UserRow } from "../store/users";
+import { recordUserUpdated } from "./user-events";
 
 const Refusal = auth.TwoFactorRefusal;
 
@@ -73,9 +73,15 @@ async function passwordConfirms(deps: Deps, user: UserRow, password: string): Pr
   return ok;
 }
 
-async function flagChanged(deps: Deps, tx: Queryable, user: UserRow, actor: common.Actor | undefined) {
-  // The gateway caches users with their authentications: this keeps `two_factor_enabled` true there.
-  await recordEvent(tx, AUTH_EVENTS.userUpdated, { userId: user.id, username: user.username }, actor);
+/**
+ * The gateway caches users with their authentications: this event keeps `two_factor_enabled` true
+ * there. It is the one UserUpdated recorded without a snapshot change (consumers of snapshots just
+ * upsert the same values again). Called after the flag's UPDATE, so the row read is this
+ * transaction's, locked.
+ */
+async function flagChanged(tx: Queryable, user: UserRow, actor: common.Actor | undefined) {
+  const committed = await findUserById(tx, user.id);
+  if (committed) await recordUserUpdated(tx, committed, actor);
 }
 
 export async function enableTwoFactor(
@@ -99,7 +105,7 @@ export async function enableTwoFactor(
       user.id,
       codes.map((c) => recoveryCodeDigest(deps, c)),
     );
-    await flagChanged(deps, tx, user, actor);
+    await flagChanged(tx, user, actor);
     return true;
   });
   if (!enabled) return { refusal: Refusal.TWO_FACTOR_REFUSAL_ALREADY_ENABLED, recoveryCodes: [] };
@@ -136,7 +142,7 @@ export async function disableTwoFactor(
   }
   await withTransaction(deps.pool, async (tx) => {
     await twoFactor.removeTwoFactor(tx, user.id);
-    await flagChanged(deps, tx, user, actor);
+    await flagChanged(tx, user, actor);
   });
   return { refusal: Refusal.TWO_FACTOR_REFUSAL_UNSPECIFIED };
 }

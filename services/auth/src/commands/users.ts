@@ -10,11 +10,13 @@ import {
   withTransaction,
 } from "@canopy/kit";
 import { AUTH_EVENTS, auth, type common } from "@canopy/protos";
+import { snapshotChanged } from "../domain/user-snapshot";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
 import * as users from "../store/users";
 import { revokeTokensOfUser } from "../store/oauth-tokens";
 import { announceRevoked } from "./oauth/revoke-tokens";
+import { recordUserCreated, recordUserUpdated } from "./user-events";
 
 /** Maps attributes to columns, hashing the password. */
 async function columnsOf(a: auth.UserAttributes): Promise<users.UserColumns> {
@@ -75,7 +77,7 @@ export async function createUser(
     const created = await users
       .insertUser(tx, columns)
       .catch((err) => uniqueViolationToConflict(deps, a, 0, err));
-    await recordEvent(tx, AUTH_EVENTS.userCreated, { userId: created.id, username: created.username }, actor);
+    await recordUserCreated(tx, created, actor);
     return created;
   });
   return users.toUser(row);
@@ -93,11 +95,17 @@ export async function updateUser(
   await assertIdentityFree(deps, a, id);
   const columns = await columnsOf(a);
   const row = await withTransaction(deps.pool, async (tx) => {
+    // Locked, so `before` is what this update changes and not what a concurrent one left.
+    const before = await users.lockUserById(tx, id);
+    if (!before) throw notFound("User");
     const updated = Object.keys(columns).length
       ? await users.updateUser(tx, id, columns).catch((err) => uniqueViolationToConflict(deps, a, id, err))
-      : await users.findUserById(tx, id);
+      : before;
     if (!updated) throw notFound("User");
-    await recordEvent(tx, AUTH_EVENTS.userUpdated, { userId: id, username: updated.username }, actor);
+    // Only what consumers keep is announced. The gateway that made this call drops its cached copy of
+    // the user at once; others may serve the old email or bio on GET /user until their cache expires.
+    if (snapshotChanged(users.toUserSnapshot(before), users.toUserSnapshot(updated)))
+      await recordUserUpdated(tx, updated, actor);
     return updated;
   });
   return users.toUser(row);

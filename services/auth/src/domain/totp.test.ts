@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { generateSync } from "otplib";
-import { derivedKey, open, seal } from "./secret-box";
+import { derivedKey, open, seal } from "@canopy/kit";
 import { newRecoveryCodes, newTotpSecret, normalizeCode, provisioningUri, totpStep } from "./totp";
 
 // Pure rules: no database, no network.

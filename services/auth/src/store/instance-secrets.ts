@@ -1,16 +1,2 @@
-import type { Queryable } from "@canopy/kit";
-
-/**
- * The secret called `name`, storing `candidate` first if there is none yet. Every replica may race
- * here: ON CONFLICT DO NOTHING lets the first insert win and every caller then reads the winner.
- */
-export async function ensureInstanceSecret(db: Queryable, name: string, candidate: Buffer): Promise<Buffer> {
-  await db.query("INSERT INTO instance_secrets (name, value) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [
-    name,
-    candidate,
-  ]);
-  const { rows } = await db.query<{ value: Buffer }>("SELECT value FROM instance_secrets WHERE name = $1", [
-    name,
-  ]);
-  return rows[0]!.value;
-}
+// Moved to the kit, which every service with secrets at rest shares.
+export { ensureInstanceSecret } from "@canopy/kit";

@@ -66,9 +66,10 @@ export type OAuthTokenWithOwner = OAuthTokenRow & {
   username: string | null;
   user_state: string | null;
   user_admin: boolean | null;
+  user_external: boolean | null;
 };
 
-const WITH_OWNER = `SELECT t.*, a.uid AS application_uid, u.username, u.state AS user_state, u.admin AS user_admin
+const WITH_OWNER = `SELECT t.*, a.uid AS application_uid, u.username, u.state AS user_state, u.admin AS user_admin, u.external AS user_external
   FROM oauth_tokens t LEFT JOIN oauth_applications a ON a.id = t.application_id LEFT JOIN users u ON u.id = t.user_id`;
 
 export async function findByAccessDigest(

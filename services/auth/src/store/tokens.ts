@@ -61,9 +61,9 @@ export async function findTokenById(db: Queryable, id: number): Promise<TokenRow
 /** The token with this digest and its owner, in one round trip (the hot path of Authenticate). */
 export async function findTokenWithUserByDigest(db: Queryable, digest: string) {
   const { rows } = await db.query<
-    TokenRow & { user_username: string; user_admin: boolean; user_state: string }
+    TokenRow & { user_username: string; user_admin: boolean; user_external: boolean; user_state: string }
   >(
-    `SELECT ${COLUMNS}, u.username AS user_username, u.admin AS user_admin, u.state AS user_state
+    `SELECT ${COLUMNS}, u.username AS user_username, u.admin AS user_admin, u.external AS user_external, u.state AS user_state
        FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
       WHERE t.token_digest = $1`,
     [digest],

@@ -1,5 +1,5 @@
 import { containsPattern, countCapped, Where, type Queryable } from "@canopy/kit";
-import { auth } from "@canopy/protos";
+import { auth, type events } from "@canopy/protos";
 
 export interface UserRow {
   id: number;
@@ -76,6 +76,19 @@ export const toUser = (r: UserRow): auth.User => ({
   note: r.note,
 });
 
+/** What other services keep of a user, as auth's user events carry it. */
+export const toUserSnapshot = (r: UserRow): events.UserSnapshot => ({
+  userId: r.id,
+  username: r.username,
+  name: r.name,
+  state: r.state,
+  admin: r.admin,
+  external: r.external,
+  canCreateGroup: r.can_create_group,
+  // Canopy has no avatars yet.
+  avatarUrl: "",
+});
+
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>({
     name: "user-by-id",
@@ -83,6 +96,24 @@ export async function findUserById(db: Queryable, id: number): Promise<UserRow |
     values: [id],
   });
   return rows[0];
+}
+
+/** The user, locked until the transaction ends: what a write changes is compared with this. */
+export async function lockUserById(tx: Queryable, id: number): Promise<UserRow | undefined> {
+  const { rows } = await tx.query<UserRow>("SELECT * FROM users WHERE id = $1 FOR UPDATE", [id]);
+  return rows[0];
+}
+
+/**
+ * The next `limit` users after `afterId`, in id order, share-locked until the transaction ends: a
+ * write to one of them waits, so its own event is recorded after the snapshot read here, never before.
+ */
+export async function lockUsersAfter(tx: Queryable, afterId: number, limit: number): Promise<UserRow[]> {
+  const { rows } = await tx.query<UserRow>(
+    "SELECT * FROM users WHERE id > $1 ORDER BY id LIMIT $2 FOR SHARE",
+    [afterId, limit],
+  );
+  return rows;
 }
 
 /** Case-insensitive, preferring an exact-case match (as GitLab's routes do). */

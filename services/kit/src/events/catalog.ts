@@ -9,6 +9,7 @@ interface Codec<T> {
 /**
  * One kind of event: its payload message and the NATS subject it is published on. Each context's
  * catalog lives beside its protos (e.g. `AUTH_EVENTS` in @canopy/protos); the kit knows none of them.
+ * Subjects are logical (`canopy.…`): the deployment's `EventStream` says where they are published.
  */
 export interface EventKind<T> {
   type: string;
@@ -16,9 +17,7 @@ export interface EventKind<T> {
   codec: Codec<T>;
 }
 
-export const STREAM = "CANOPY";
-export const STREAM_SUBJECTS = ["canopy.>"];
-/** Where a consumer sends an event it could not handle after its last attempt. */
+/** Where a consumer sends an event it could not handle after its last attempt (a logical subject). */
 export const deadLetterSubject = (consumer: string) => `canopy.dlq.${consumer}`;
 
 /** Decodes the payload of an envelope if it is of `kind`, else undefined. */

@@ -4,7 +4,8 @@ import type { Pool, PoolClient } from "pg";
 import type { Logger } from "pino";
 import { events } from "@canopy/protos";
 import { withTransaction } from "../db";
-import { deadLetterSubject, STREAM } from "./catalog";
+import { deadLetterSubject } from "./catalog";
+import type { EventStream } from "./stream";
 
 /** nats-server before 2.10 accepts only `filter_subject`; several subjects need 2.10's `filter_subjects`. */
 const filterOf = (subjects: string[]) =>
@@ -16,10 +17,12 @@ export interface Subscription {
 
 export interface DurableConsumerOptions {
   nc: NatsConnection;
+  stream: EventStream;
   pool: Pool;
   log: Logger;
   /** Durable name, shared by every replica of the consuming service. */
   name: string;
+  /** Logical subjects (`canopy.auth.user.*`); the stream maps them. */
   subjects: string[];
   /** Runs inside the transaction that records the event as handled. */
   handle: (event: events.Event, tx: PoolClient) => Promise<void>;
@@ -34,23 +37,23 @@ export interface DurableConsumerOptions {
  * A durable JetStream consumer with exactly-once effects: the handler's writes and the row in
  * `processed_events` commit together, and the message is acked only after that commit. A redelivered
  * event that was already handled is acked without running the handler again. After `maxDeliver`
- * failed attempts the event is published to `canopy.dlq.<name>` and terminated.
+ * failed attempts the event is published to `canopy.dlq.<name>` (in the stream) and terminated.
  */
 export async function startDurableConsumer(options: DurableConsumerOptions): Promise<Subscription> {
-  const { nc, pool, log, name } = options;
+  const { nc, stream, pool, log, name } = options;
   const maxDeliver = options.maxDeliver ?? 5;
   const retryDelayMs = options.retryDelayMs ?? 1_000;
   const jsm = await nc.jetstreamManager();
-  await jsm.consumers.add(STREAM, {
+  await jsm.consumers.add(stream.name, {
     durable_name: name,
     ack_policy: AckPolicy.Explicit,
     deliver_policy: DeliverPolicy.All,
-    ...filterOf(options.subjects),
+    ...filterOf(options.subjects.map(stream.subject)),
     // One more than ours, so our own last-attempt handling (dead letter) always runs.
     max_deliver: maxDeliver + 1,
     ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
   });
-  const consumer = await nc.jetstream().consumers.get(STREAM, name);
+  const consumer = await nc.jetstream().consumers.get(stream.name, name);
   const messages = await consumer.consume({ max_messages: 64 });
 
   const handleOne = async (msg: JsMsg) => {
@@ -77,7 +80,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
         const h = natsHeaders();
         h.set("Canopy-Original-Subject", msg.subject);
         h.set("Canopy-Error", String((err as Error).message).slice(0, 500));
-        await nc.jetstream().publish(deadLetterSubject(name), msg.data, {
+        await nc.jetstream().publish(stream.subject(deadLetterSubject(name)), msg.data, {
           headers: h,
           msgID: `${name}:${event?.id || `seq-${msg.seq}`}`,
         });
@@ -111,13 +114,16 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
  */
 export async function startBroadcastConsumer(options: {
   nc: NatsConnection;
+  stream: EventStream;
   log: Logger;
+  /** Logical subjects (`canopy.auth.>`); the stream maps them. */
   subjects: string[];
   handle: (event: events.Event) => Promise<void> | void;
 }): Promise<Subscription> {
-  const consumer = await options.nc.jetstream().consumers.get(STREAM, {
+  const subjects = options.subjects.map(options.stream.subject);
+  const consumer = await options.nc.jetstream().consumers.get(options.stream.name, {
     // A single subject as a string: nats-server 2.9 (Debian 12's) knows only one filter.
-    filterSubjects: options.subjects.length === 1 ? options.subjects[0]! : options.subjects,
+    filterSubjects: subjects.length === 1 ? subjects[0]! : subjects,
     deliver_policy: DeliverPolicy.New,
   });
   const messages = await consumer.consume();

@@ -1,11 +1,16 @@
 import { connect, RetentionPolicy, StorageType, type NatsConnection } from "nats";
 import type { Logger } from "pino";
-import { STREAM, STREAM_SUBJECTS } from "./catalog";
+import type { EventStream } from "./stream";
 
 export type { NatsConnection };
 
-/** Connects to NATS and makes sure the CANOPY stream exists (idempotent across replicas). */
-export async function connectNats(url: string, log: Logger, name: string): Promise<NatsConnection> {
+/** Connects to NATS and makes sure the deployment's event stream exists (idempotent across replicas). */
+export async function connectNats(
+  url: string,
+  log: Logger,
+  name: string,
+  stream: EventStream,
+): Promise<NatsConnection> {
   const nc = await connect({
     servers: url.split(","),
     name,
@@ -20,12 +25,12 @@ export async function connectNats(url: string, log: Logger, name: string): Promi
   })();
   const jsm = await nc.jetstreamManager();
   try {
-    await jsm.streams.info(STREAM);
+    await jsm.streams.info(stream.name);
   } catch {
     try {
       await jsm.streams.add({
-        name: STREAM,
-        subjects: STREAM_SUBJECTS,
+        name: stream.name,
+        subjects: stream.subjects,
         retention: RetentionPolicy.Limits,
         storage: StorageType.File,
         max_age: 7 * 24 * 3600 * 1e9,
@@ -33,7 +38,7 @@ export async function connectNats(url: string, log: Logger, name: string): Promi
       });
     } catch (err) {
       // Another replica created it between our two calls.
-      await jsm.streams.info(STREAM).catch(() => {
+      await jsm.streams.info(stream.name).catch(() => {
         throw err;
       });
     }

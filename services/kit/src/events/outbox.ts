@@ -7,12 +7,15 @@ import { common, events } from "@canopy/protos";
 import type { Queryable } from "../db";
 import { markEventRecorded, setPublisher } from "./after-commit";
 import type { EventKind } from "./catalog";
+import type { EventStream } from "./stream";
 
 const NOTIFY_CHANNEL = "canopy_outbox";
 
 /**
  * Records an event in the caller's transaction (transactional outbox): the event exists if and only
- * if the change that caused it committed. The relay publishes it afterwards.
+ * if the change that caused it committed. The relay publishes it afterwards. The row keeps the
+ * logical subject: which stream it goes to is the relay's configuration, so renaming the stream
+ * later still publishes what is pending.
  */
 export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload: T, actor?: common.Actor) {
   const id = randomUUID();
@@ -38,7 +41,7 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
 }
 
 /**
- * Publishes outbox rows to JetStream in order, each with `Nats-Msg-Id` = event id so a row
+ * Publishes outbox rows to the deployment's stream in order, each with `Nats-Msg-Id` = event id so a row
  * published twice (a crash between publish and commit) is dropped by the stream's duplicate window.
  * Rows are claimed with FOR UPDATE SKIP LOCKED, so any number of replicas can run a relay.
  * Woken by NOTIFY from `recordEvent`, with a poll as a safety net.
@@ -55,6 +58,7 @@ export class OutboxRelay {
   constructor(
     private readonly pool: Pool,
     private readonly nc: NatsConnection,
+    private readonly stream: EventStream,
     private readonly log: Logger,
     private readonly options: { pollMs?: number; batch?: number; retainDays?: number } = {},
   ) {}
@@ -111,7 +115,7 @@ export class OutboxRelay {
           const h = natsHeaders();
           const env = events.Event.decode(row.envelope);
           for (const [k, v] of Object.entries(env.traceContext)) h.set(k, v);
-          await js.publish(row.subject, row.envelope, { msgID: row.id, headers: h });
+          await js.publish(this.stream.subject(row.subject), row.envelope, { msgID: row.id, headers: h });
         }
         if (rows.length) {
           await client.query("UPDATE outbox SET published_at = now() WHERE seq = ANY($1)", [

@@ -3,6 +3,7 @@ import type { BaseConfig } from "../config";
 import type { Pool } from "../db";
 import type { DurableConsumerOptions } from "../events/consumer";
 import type { NatsConnection } from "../events/nats";
+import type { EventStream } from "../events/stream";
 import type { ServiceBinding } from "../grpc/server";
 import type { ReadinessCheck } from "../health";
 import type { Timer } from "./timers";
@@ -14,10 +15,12 @@ export interface ServiceContext<C extends BaseConfig> {
   log: Logger;
   pool: Pool;
   nc: NatsConnection;
+  /** The deployment's event stream (CANOPY_EVENT_STREAM), for broadcast consumers. */
+  stream: EventStream;
 }
 
-/** A durable JetStream consumer of the service; the kit supplies the connection, pool and logger. */
-export type ConsumerDefinition = Omit<DurableConsumerOptions, "nc" | "pool" | "log">;
+/** A durable JetStream consumer of the service; the kit supplies the connection, stream, pool and logger. */
+export type ConsumerDefinition = Omit<DurableConsumerOptions, "nc" | "stream" | "pool" | "log">;
 
 /**
  * Everything that makes one service different from another. `runService` owns the rest: the order

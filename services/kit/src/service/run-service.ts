@@ -4,6 +4,7 @@ import { createPool, type Pool } from "../db";
 import { startDurableConsumer } from "../events/consumer";
 import { connectNats, type NatsConnection } from "../events/nats";
 import { OutboxRelay } from "../events/outbox";
+import { eventStreamOf, type EventStream } from "../events/stream";
 import { loadCallVerifier } from "../gateway-keys";
 import { startGrpcServer } from "../grpc/server";
 import { loadGrpcTls } from "../grpc/tls";
@@ -33,6 +34,7 @@ export interface RunningService<C extends BaseConfig, D> {
   log: Logger;
   pool: Pool;
   nc: NatsConnection;
+  stream: EventStream;
   grpcPort: number;
   healthPort: number;
   /** Readiness says no, then everything stops in the reverse order it started. */
@@ -65,17 +67,18 @@ export async function runService<C extends BaseConfig, D>(
     const applied = await migrate(pool, schema, await readMigrations(definition.migrations));
     if (applied.length) log.info({ applied }, "migrations applied");
 
-    const nc = await connectNats(config.CANOPY_NATS_URL, log, `canopy-${name}`);
+    const stream = eventStreamOf(config);
+    const nc = await connectNats(config.CANOPY_NATS_URL, log, `canopy-${name}`, stream);
     lifecycle.onStop("nats", () => nc.drain());
-    const relay = new OutboxRelay(pool, nc, log);
+    const relay = new OutboxRelay(pool, nc, stream, log);
     await relay.start();
     lifecycle.onStop("outbox relay", () => relay.stop());
 
-    const deps = await definition.deps({ name, config, log, pool, nc });
+    const deps = await definition.deps({ name, config, log, pool, nc, stream });
     await definition.prepare?.(deps);
 
     for (const consumer of definition.consumers?.(deps) ?? []) {
-      const subscription = await startDurableConsumer({ ...consumer, nc, pool, log });
+      const subscription = await startDurableConsumer({ ...consumer, nc, stream, pool, log });
       lifecycle.onStop(`consumer ${consumer.name}`, () => subscription.stop());
     }
 
@@ -112,6 +115,7 @@ export async function runService<C extends BaseConfig, D>(
       log,
       pool,
       nc,
+      stream,
       grpcPort: grpc.port,
       healthPort: health.port,
       stop: () => lifecycle.stop(),

@@ -1,3 +1,5 @@
+import { connect } from "nats";
+import { Client } from "pg";
 import { createPool, type Pool } from "../db";
 import { migrate } from "../migrate";
 import { unique } from "./names";
@@ -29,6 +31,49 @@ export async function throwawaySchema(
     drop: async () => {
       await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
       await pool.end();
+    },
+  };
+}
+
+export interface ThrowawayDatabase {
+  name: string;
+  url: string;
+  /** What a service started on it needs: the database, its own event stream and settings bucket. */
+  env: { CANOPY_DATABASE_URL: string; CANOPY_EVENT_STREAM: string; CANOPY_SETTINGS_BUCKET: string };
+  /** Drops the database and deletes its event stream and settings bucket. */
+  drop(): Promise<void>;
+}
+
+/**
+ * A database of its own, for tests of what a service does on an empty one (migrations, bootstrap,
+ * backfills). It gets its own event stream and settings bucket too, as a deployment does: its ids
+ * start again from 1, and its events and settings must not reach the services of the run's database.
+ */
+export async function throwawayDatabase(prefix = "canopy_test_db_"): Promise<ThrowawayDatabase> {
+  const adminUrl =
+    process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const name = unique(prefix).toLowerCase();
+  const admin = new Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`).finally(() => admin.end());
+  const url = Object.assign(new URL(adminUrl), { pathname: `/${name}` }).toString();
+  const stream = name.toUpperCase();
+  // A KV bucket is the stream KV_<bucket>.
+  const bucketStream = `KV_${name}`;
+  return {
+    name,
+    url,
+    env: { CANOPY_DATABASE_URL: url, CANOPY_EVENT_STREAM: stream, CANOPY_SETTINGS_BUCKET: name },
+    drop: async () => {
+      const dropper = new Client({ connectionString: adminUrl });
+      await dropper.connect();
+      await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).finally(() => dropper.end());
+      const nc = await connect({
+        servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(","),
+      });
+      const jsm = await nc.jetstreamManager();
+      for (const s of [stream, bucketStream]) await jsm.streams.delete(s).catch(() => undefined);
+      await nc.close();
     },
   };
 }

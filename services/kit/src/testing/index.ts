@@ -9,3 +9,4 @@ export * from "./logs";
 export * from "./names";
 export * from "./service";
 export * from "./wait-for";
+export * from "./failures";

@@ -1,7 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { type NatsConnection, STREAM, type EventKind } from "@canopy/kit";
+import { type NatsConnection, type EventKind, type EventStream } from "@canopy/kit";
 import { events } from "@canopy/protos";
-import { unique } from "./infra";
+import { TEST_STREAM, unique } from "./infra";
+
+// Subjects here are logical (`canopy.…`), as catalogs name them; each helper reads or writes where
+// `stream` (by default the run's) keeps them.
 
 /** A subject tree of its own (`canopy.test.<random>.>`) so concurrent tests never see each other's events. */
 export function testSubjects() {
@@ -36,38 +39,42 @@ export async function publishEnvelope(
   nc: NatsConnection,
   subject: string,
   event: events.Event,
-  msgID?: string,
+  options: { msgID?: string; stream?: EventStream } = {},
 ) {
-  return nc.jetstream().publish(subject, events.Event.encode(event).finish(), msgID ? { msgID } : {});
+  const { msgID, stream = TEST_STREAM } = options;
+  const bytes = events.Event.encode(event).finish();
+  return nc.jetstream().publish(stream.subject(subject), bytes, msgID ? { msgID } : {});
 }
 
-/** How many messages the CANOPY stream holds on exactly `subject`. */
-export async function streamCount(nc: NatsConnection, subject: string): Promise<number> {
+/** How many messages the stream holds on exactly `subject`. */
+export async function streamCount(nc: NatsConnection, subject: string, stream = TEST_STREAM) {
   const jsm = await nc.jetstreamManager();
-  const info = await jsm.streams.info(STREAM, { subjects_filter: subject });
-  return info.state.subjects?.[subject] ?? 0;
+  const physical = stream.subject(subject);
+  const info = await jsm.streams.info(stream.name, { subjects_filter: physical });
+  return info.state.subjects?.[physical] ?? 0;
 }
 
 /** The newest stream message on `subject`, or undefined. */
-export async function lastMessage(nc: NatsConnection, subject: string) {
+export async function lastMessage(nc: NatsConnection, subject: string, stream = TEST_STREAM) {
   const jsm = await nc.jetstreamManager();
-  return jsm.streams.getMessage(STREAM, { last_by_subj: subject }).catch(() => undefined);
+  const request = { last_by_subj: stream.subject(subject) };
+  return jsm.streams.getMessage(stream.name, request).catch(() => undefined);
 }
 
-/** Removes a test's messages from the shared stream. */
-export async function purgeSubjects(nc: NatsConnection, filter: string) {
+/** Removes a test's messages from the stream. */
+export async function purgeSubjects(nc: NatsConnection, filter: string, stream = TEST_STREAM) {
   const jsm = await nc.jetstreamManager();
-  await jsm.streams.purge(STREAM, { filter });
+  await jsm.streams.purge(stream.name, { filter: stream.subject(filter) });
 }
 
 /** Every stream message on exactly `subject`, oldest first. */
-export async function messagesOn(nc: NatsConnection, subject: string) {
+export async function messagesOn(nc: NatsConnection, subject: string, stream = TEST_STREAM) {
   const jsm = await nc.jetstreamManager();
   const found = [];
   for (let seq = 1; ;) {
     // `next_by_subj` is a server option the client's request type does not list yet.
-    const request = { seq, next_by_subj: subject } as unknown as { seq: number };
-    const msg = await jsm.streams.getMessage(STREAM, request).catch(() => undefined);
+    const request = { seq, next_by_subj: stream.subject(subject) } as unknown as { seq: number };
+    const msg = await jsm.streams.getMessage(stream.name, request).catch(() => undefined);
     if (!msg) return found;
     found.push(msg);
     seq = msg.seq + 1;

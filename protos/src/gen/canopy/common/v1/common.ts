@@ -66,11 +66,19 @@ export interface Actor {
   tokenId: number;
   /** Set when an administrator acts as user_id through Sudo. */
   impersonatorId: number;
+  /** External users see only public groups and projects (and what they are members of). */
+  external: boolean;
 }
 
 export interface PageRequest {
   page: number;
   perPage: number;
+  /**
+   * Keyset pagination (`pagination=keyset`): `cursor` is the opaque value of the previous page's
+   * PageInfo.next_cursor, empty for the first page. Page numbers and totals are then not used.
+   */
+  keyset: boolean;
+  cursor: string;
 }
 
 export interface PageInfo {
@@ -79,6 +87,8 @@ export interface PageInfo {
   /** Exact total unless total_capped, in which case there are more than `total` rows. */
   total: number;
   totalCapped: boolean;
+  /** Keyset pages: the cursor of the next page, empty on the last one. */
+  nextCursor: string;
 }
 
 export interface FieldErrors {
@@ -96,6 +106,11 @@ export interface ErrorDetail {
   publicMessage: string;
   /** Model validation errors keyed by attribute, GitLab's {"message":{"attr":["..."]}} shape. */
   fieldErrors: { [key: string]: FieldErrors };
+  /**
+   * When set, the HTTP answer is exactly this status with {"message": public_message}: GitLab's
+   * render_api_error! with free text ("Transfer failed: ...", 422 "Group push rule exists, try updating").
+   */
+  httpStatus: number;
 }
 
 export interface ErrorDetail_FieldErrorsEntry {
@@ -104,7 +119,16 @@ export interface ErrorDetail_FieldErrorsEntry {
 }
 
 function createBaseActor(): Actor {
-  return { userId: 0, username: "", admin: false, scopes: [], tokenKind: 0, tokenId: 0, impersonatorId: 0 };
+  return {
+    userId: 0,
+    username: "",
+    admin: false,
+    scopes: [],
+    tokenKind: 0,
+    tokenId: 0,
+    impersonatorId: 0,
+    external: false,
+  };
 }
 
 export const Actor: MessageFns<Actor> = {
@@ -129,6 +153,9 @@ export const Actor: MessageFns<Actor> = {
     }
     if (message.impersonatorId !== 0) {
       writer.uint32(56).int64(message.impersonatorId);
+    }
+    if (message.external !== false) {
+      writer.uint32(64).bool(message.external);
     }
     return writer;
   },
@@ -202,6 +229,14 @@ export const Actor: MessageFns<Actor> = {
             message.impersonatorId = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.external = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -239,6 +274,7 @@ export const Actor: MessageFns<Actor> = {
         : isSet(object.impersonator_id)
         ? globalThis.Number(object.impersonator_id)
         : 0,
+      external: isSet(object.external) ? globalThis.Boolean(object.external) : false,
     };
   },
 
@@ -265,6 +301,9 @@ export const Actor: MessageFns<Actor> = {
     if (message.impersonatorId !== 0) {
       obj.impersonatorId = Math.round(message.impersonatorId);
     }
+    if (message.external !== false) {
+      obj.external = message.external;
+    }
     return obj;
   },
 
@@ -280,12 +319,13 @@ export const Actor: MessageFns<Actor> = {
     message.tokenKind = object.tokenKind ?? 0;
     message.tokenId = object.tokenId ?? 0;
     message.impersonatorId = object.impersonatorId ?? 0;
+    message.external = object.external ?? false;
     return message;
   },
 };
 
 function createBasePageRequest(): PageRequest {
-  return { page: 0, perPage: 0 };
+  return { page: 0, perPage: 0, keyset: false, cursor: "" };
 }
 
 export const PageRequest: MessageFns<PageRequest> = {
@@ -295,6 +335,12 @@ export const PageRequest: MessageFns<PageRequest> = {
     }
     if (message.perPage !== 0) {
       writer.uint32(16).int32(message.perPage);
+    }
+    if (message.keyset !== false) {
+      writer.uint32(24).bool(message.keyset);
+    }
+    if (message.cursor !== "") {
+      writer.uint32(34).string(message.cursor);
     }
     return writer;
   },
@@ -328,6 +374,22 @@ export const PageRequest: MessageFns<PageRequest> = {
             message.perPage = reader.int32();
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.keyset = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.cursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -348,6 +410,8 @@ export const PageRequest: MessageFns<PageRequest> = {
         : isSet(object.per_page)
         ? globalThis.Number(object.per_page)
         : 0,
+      keyset: isSet(object.keyset) ? globalThis.Boolean(object.keyset) : false,
+      cursor: isSet(object.cursor) ? globalThis.String(object.cursor) : "",
     };
   },
 
@@ -359,6 +423,12 @@ export const PageRequest: MessageFns<PageRequest> = {
     if (message.perPage !== 0) {
       obj.perPage = Math.round(message.perPage);
     }
+    if (message.keyset !== false) {
+      obj.keyset = message.keyset;
+    }
+    if (message.cursor !== "") {
+      obj.cursor = message.cursor;
+    }
     return obj;
   },
 
@@ -369,12 +439,14 @@ export const PageRequest: MessageFns<PageRequest> = {
     const message = createBasePageRequest();
     message.page = object.page ?? 0;
     message.perPage = object.perPage ?? 0;
+    message.keyset = object.keyset ?? false;
+    message.cursor = object.cursor ?? "";
     return message;
   },
 };
 
 function createBasePageInfo(): PageInfo {
-  return { page: 0, perPage: 0, total: 0, totalCapped: false };
+  return { page: 0, perPage: 0, total: 0, totalCapped: false, nextCursor: "" };
 }
 
 export const PageInfo: MessageFns<PageInfo> = {
@@ -390,6 +462,9 @@ export const PageInfo: MessageFns<PageInfo> = {
     }
     if (message.totalCapped !== false) {
       writer.uint32(32).bool(message.totalCapped);
+    }
+    if (message.nextCursor !== "") {
+      writer.uint32(42).string(message.nextCursor);
     }
     return writer;
   },
@@ -439,6 +514,14 @@ export const PageInfo: MessageFns<PageInfo> = {
             message.totalCapped = reader.bool();
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.nextCursor = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -465,6 +548,11 @@ export const PageInfo: MessageFns<PageInfo> = {
         : isSet(object.total_capped)
         ? globalThis.Boolean(object.total_capped)
         : false,
+      nextCursor: isSet(object.nextCursor)
+        ? globalThis.String(object.nextCursor)
+        : isSet(object.next_cursor)
+        ? globalThis.String(object.next_cursor)
+        : "",
     };
   },
 
@@ -482,6 +570,9 @@ export const PageInfo: MessageFns<PageInfo> = {
     if (message.totalCapped !== false) {
       obj.totalCapped = message.totalCapped;
     }
+    if (message.nextCursor !== "") {
+      obj.nextCursor = message.nextCursor;
+    }
     return obj;
   },
 
@@ -494,6 +585,7 @@ export const PageInfo: MessageFns<PageInfo> = {
     message.perPage = object.perPage ?? 0;
     message.total = object.total ?? 0;
     message.totalCapped = object.totalCapped ?? false;
+    message.nextCursor = object.nextCursor ?? "";
     return message;
   },
 };
@@ -568,7 +660,7 @@ export const FieldErrors: MessageFns<FieldErrors> = {
 };
 
 function createBaseErrorDetail(): ErrorDetail {
-  return { resource: "", publicMessage: "", fieldErrors: {} };
+  return { resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 };
 }
 
 export const ErrorDetail: MessageFns<ErrorDetail> = {
@@ -582,6 +674,9 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
     globalThis.Object.entries(message.fieldErrors).forEach(([key, value]: [string, FieldErrors]) => {
       ErrorDetail_FieldErrorsEntry.encode({ key: key as any, value }, writer.uint32(26).fork()).join();
     });
+    if (message.httpStatus !== 0) {
+      writer.uint32(32).int32(message.httpStatus);
+    }
     return writer;
   },
 
@@ -623,6 +718,14 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
             if (entry3.value !== undefined) {
               message.fieldErrors[entry3.key] = entry3.value;
             }
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.httpStatus = reader.int32();
             continue;
           }
         }
@@ -672,6 +775,11 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
           {},
         )
         : {},
+      httpStatus: isSet(object.httpStatus)
+        ? globalThis.Number(object.httpStatus)
+        : isSet(object.http_status)
+        ? globalThis.Number(object.http_status)
+        : 0,
     };
   },
 
@@ -692,6 +800,9 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
         });
       }
     }
+    if (message.httpStatus !== 0) {
+      obj.httpStatus = Math.round(message.httpStatus);
+    }
     return obj;
   },
 
@@ -711,6 +822,7 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
       },
       {},
     );
+    message.httpStatus = object.httpStatus ?? 0;
     return message;
   },
 };

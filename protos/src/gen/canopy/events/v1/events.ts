@@ -11,8 +11,8 @@ import { ApplicationSettings } from "../../auth/v1/settings";
 import { Actor, TokenKind, tokenKindFromJSON, tokenKindToJSON } from "../../common/v1/common";
 
 /**
- * Every event on the CANOPY stream is one envelope. `type` names the payload message, e.g.
- * "canopy.events.v1.UserBlocked"; the NATS subject is derived from it.
+ * Every event on a deployment's stream (CANOPY_EVENT_STREAM) is one envelope. `type` names the
+ * payload message, e.g. "canopy.events.v1.UserBlocked"; the NATS subject is derived from it.
  */
 export interface Event {
   id: string;
@@ -31,14 +31,34 @@ export interface Event_TraceContextEntry {
   value: string;
 }
 
+/** The fields of a user that other contexts keep a copy of (groups: members and personal namespaces). */
+export interface UserSnapshot {
+  userId: number;
+  username: string;
+  name: string;
+  /** GitLab's user state: "active", "blocked", ... */
+  state: string;
+  admin: boolean;
+  external: boolean;
+  canCreateGroup: boolean;
+  /** Absolute URL, empty when the user has no avatar. */
+  avatarUrl: string;
+}
+
 export interface UserCreated {
   userId: number;
   username: string;
+  user?: UserSnapshot | undefined;
 }
 
+/**
+ * Any change of a snapshot field; also published once for every existing user when a deployment
+ * first runs a version that publishes snapshots, so that new consumers can catch up.
+ */
 export interface UserUpdated {
   userId: number;
   username: string;
+  user?: UserSnapshot | undefined;
 }
 
 export interface UserBlocked {
@@ -345,8 +365,210 @@ export const Event_TraceContextEntry: MessageFns<Event_TraceContextEntry> = {
   },
 };
 
+function createBaseUserSnapshot(): UserSnapshot {
+  return {
+    userId: 0,
+    username: "",
+    name: "",
+    state: "",
+    admin: false,
+    external: false,
+    canCreateGroup: false,
+    avatarUrl: "",
+  };
+}
+
+export const UserSnapshot: MessageFns<UserSnapshot> = {
+  encode(message: UserSnapshot, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.userId !== 0) {
+      writer.uint32(8).int64(message.userId);
+    }
+    if (message.username !== "") {
+      writer.uint32(18).string(message.username);
+    }
+    if (message.name !== "") {
+      writer.uint32(26).string(message.name);
+    }
+    if (message.state !== "") {
+      writer.uint32(34).string(message.state);
+    }
+    if (message.admin !== false) {
+      writer.uint32(40).bool(message.admin);
+    }
+    if (message.external !== false) {
+      writer.uint32(48).bool(message.external);
+    }
+    if (message.canCreateGroup !== false) {
+      writer.uint32(56).bool(message.canCreateGroup);
+    }
+    if (message.avatarUrl !== "") {
+      writer.uint32(66).string(message.avatarUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserSnapshot {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserSnapshot();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.username = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.state = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.admin = reader.bool();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.external = reader.bool();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.canCreateGroup = reader.bool();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.avatarUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserSnapshot {
+    return {
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      username: isSet(object.username) ? globalThis.String(object.username) : "",
+      name: isSet(object.name) ? globalThis.String(object.name) : "",
+      state: isSet(object.state) ? globalThis.String(object.state) : "",
+      admin: isSet(object.admin) ? globalThis.Boolean(object.admin) : false,
+      external: isSet(object.external) ? globalThis.Boolean(object.external) : false,
+      canCreateGroup: isSet(object.canCreateGroup)
+        ? globalThis.Boolean(object.canCreateGroup)
+        : isSet(object.can_create_group)
+        ? globalThis.Boolean(object.can_create_group)
+        : false,
+      avatarUrl: isSet(object.avatarUrl)
+        ? globalThis.String(object.avatarUrl)
+        : isSet(object.avatar_url)
+        ? globalThis.String(object.avatar_url)
+        : "",
+    };
+  },
+
+  toJSON(message: UserSnapshot): unknown {
+    const obj: any = {};
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.username !== "") {
+      obj.username = message.username;
+    }
+    if (message.name !== "") {
+      obj.name = message.name;
+    }
+    if (message.state !== "") {
+      obj.state = message.state;
+    }
+    if (message.admin !== false) {
+      obj.admin = message.admin;
+    }
+    if (message.external !== false) {
+      obj.external = message.external;
+    }
+    if (message.canCreateGroup !== false) {
+      obj.canCreateGroup = message.canCreateGroup;
+    }
+    if (message.avatarUrl !== "") {
+      obj.avatarUrl = message.avatarUrl;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserSnapshot>, I>>(base?: I): UserSnapshot {
+    return UserSnapshot.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserSnapshot>, I>>(object: I): UserSnapshot {
+    const message = createBaseUserSnapshot();
+    message.userId = object.userId ?? 0;
+    message.username = object.username ?? "";
+    message.name = object.name ?? "";
+    message.state = object.state ?? "";
+    message.admin = object.admin ?? false;
+    message.external = object.external ?? false;
+    message.canCreateGroup = object.canCreateGroup ?? false;
+    message.avatarUrl = object.avatarUrl ?? "";
+    return message;
+  },
+};
+
 function createBaseUserCreated(): UserCreated {
-  return { userId: 0, username: "" };
+  return { userId: 0, username: "", user: undefined };
 }
 
 export const UserCreated: MessageFns<UserCreated> = {
@@ -356,6 +578,9 @@ export const UserCreated: MessageFns<UserCreated> = {
     }
     if (message.username !== "") {
       writer.uint32(18).string(message.username);
+    }
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -389,6 +614,14 @@ export const UserCreated: MessageFns<UserCreated> = {
             message.username = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -409,6 +642,7 @@ export const UserCreated: MessageFns<UserCreated> = {
         ? globalThis.Number(object.user_id)
         : 0,
       username: isSet(object.username) ? globalThis.String(object.username) : "",
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
     };
   },
 
@@ -420,6 +654,9 @@ export const UserCreated: MessageFns<UserCreated> = {
     if (message.username !== "") {
       obj.username = message.username;
     }
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
     return obj;
   },
 
@@ -430,12 +667,15 @@ export const UserCreated: MessageFns<UserCreated> = {
     const message = createBaseUserCreated();
     message.userId = object.userId ?? 0;
     message.username = object.username ?? "";
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
     return message;
   },
 };
 
 function createBaseUserUpdated(): UserUpdated {
-  return { userId: 0, username: "" };
+  return { userId: 0, username: "", user: undefined };
 }
 
 export const UserUpdated: MessageFns<UserUpdated> = {
@@ -445,6 +685,9 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     }
     if (message.username !== "") {
       writer.uint32(18).string(message.username);
+    }
+    if (message.user !== undefined) {
+      UserSnapshot.encode(message.user, writer.uint32(26).fork()).join();
     }
     return writer;
   },
@@ -478,6 +721,14 @@ export const UserUpdated: MessageFns<UserUpdated> = {
             message.username = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.user = UserSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -498,6 +749,7 @@ export const UserUpdated: MessageFns<UserUpdated> = {
         ? globalThis.Number(object.user_id)
         : 0,
       username: isSet(object.username) ? globalThis.String(object.username) : "",
+      user: isSet(object.user) ? UserSnapshot.fromJSON(object.user) : undefined,
     };
   },
 
@@ -509,6 +761,9 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     if (message.username !== "") {
       obj.username = message.username;
     }
+    if (message.user !== undefined) {
+      obj.user = UserSnapshot.toJSON(message.user);
+    }
     return obj;
   },
 
@@ -519,6 +774,9 @@ export const UserUpdated: MessageFns<UserUpdated> = {
     const message = createBaseUserUpdated();
     message.userId = object.userId ?? 0;
     message.username = object.username ?? "";
+    message.user = (object.user !== undefined && object.user !== null)
+      ? UserSnapshot.fromPartial(object.user)
+      : undefined;
     return message;
   },
 };

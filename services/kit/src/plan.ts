@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/**
+ * GitLab's tiers, one per deployment (`CANOPY_PLAN`, default ultimate), and what each unlocks where
+ * GitLab gates it (EE licensed features). Services decide with it; the gateway shapes answers with it
+ * (fields a tier does not have are left out, as GitLab leaves them out).
+ */
+export const PLANS = ["free", "premium", "ultimate"] as const;
+export type Plan = (typeof PLANS)[number];
+
+export const planConfig = {
+  CANOPY_PLAN: z.enum(PLANS).default("ultimate"),
+};
+
+const PREMIUM = new Set<Plan>(["premium", "ultimate"]);
+
+export const planFeatures = (plan: Plan) => ({
+  /** Delayed deletion: DELETE marks, restore, marked_for_deletion_on. */
+  adjournedDeletion: PREMIUM.has(plan),
+  pushRules: PREMIUM.has(plan),
+  /** Access level 5. */
+  minimalAccess: PREMIUM.has(plan),
+  /** shared_runners_minutes_limit, extra_shared_runners_minutes_limit, membership_lock, ... */
+  premiumGroupFields: PREMIUM.has(plan),
+  /** The push-rule keys GitLab licenses separately (commit_committer_check, reject_unsigned_commits, ...). */
+  ultimatePushRuleKeys: plan === "ultimate",
+  /** file_template_project_id (custom project templates). */
+  fileTemplates: PREMIUM.has(plan),
+  /** Group webhooks. */
+  groupWebhooks: PREMIUM.has(plan),
+  /** LDAP filter links. */
+  ldapFilterLinks: PREMIUM.has(plan),
+});
+
+export type PlanFeatures = ReturnType<typeof planFeatures>;
