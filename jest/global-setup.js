@@ -14,6 +14,10 @@ module.exports = async function globalSetup() {
   url.pathname = `/${name}`;
   process.env.CANOPY_DATABASE_URL = url.toString();
   process.env.CANOPY_TEST_DATABASE = name;
-  // NATS is shared by every run on the machine: the run's settings snapshot gets its own KV bucket.
+  // NATS is shared by every run on the machine: the run's settings snapshot gets its own KV bucket,
+  // and its events their own stream (a durable consumer reads the whole stream; another database's
+  // events there would carry ids that mean other users here). Always the run's own, so a developer's
+  // CANOPY_EVENT_STREAM is never read, nor deleted by the teardown.
   process.env.CANOPY_SETTINGS_BUCKET ??= name;
+  process.env.CANOPY_EVENT_STREAM = name.toUpperCase();
 };

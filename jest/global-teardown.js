@@ -1,12 +1,12 @@
 const { Client } = require("pg");
 const { connect } = require("nats");
 
-/** Removes the run's settings bucket (a KV bucket is the stream KV_<name>). */
-async function dropSettingsBucket(name) {
+/** Deletes the run's JetStream streams (a KV bucket is the stream KV_<name>); missing ones are fine. */
+async function deleteStreams(names) {
   const nc = await connect({ servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(",") });
   try {
     const jsm = await nc.jetstreamManager();
-    await jsm.streams.delete(`KV_${name}`).catch(() => undefined);
+    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
   } finally {
     await nc.close();
   }
@@ -21,6 +21,11 @@ module.exports = async function globalTeardown() {
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await client.end();
+  // Only what global-setup named after the run: never a stream someone else uses.
+  const streams = [];
   const bucket = process.env.CANOPY_SETTINGS_BUCKET;
-  if (bucket?.startsWith("canopy_test_")) await dropSettingsBucket(bucket).catch(() => undefined);
+  if (bucket?.startsWith("canopy_test_")) streams.push(`KV_${bucket}`);
+  const events = process.env.CANOPY_EVENT_STREAM;
+  if (events?.startsWith("CANOPY_TEST_")) streams.push(events);
+  await deleteStreams(streams).catch(() => undefined);
 };

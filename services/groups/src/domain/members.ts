@@ -1,0 +1,84 @@
+import { ACCESS_LEVEL_NAMES, ACCESS_LEVELS, MINIMAL_ACCESS, NO_ACCESS, OWNER } from "./access";
+import { PRIVATE } from "./visibility";
+
+/**
+ * Membership rules of GitLab's Member / GroupMember models and GroupMemberPolicy, without I/O.
+ * Errors are keyed by attribute, as `render_validation_error!` answers them.
+ */
+export type MemberErrors = Record<string, string[]>;
+
+const NOT_IN_LIST = "is not included in the list";
+
+/**
+ * `access_level` inclusion (EE GroupMember#access_level_inclusion): 10..50 everywhere; 5 (minimal
+ * access) only where the plan has it and only on a top-level group. CE knows no 5 at all, so on the
+ * free plan it is just "not in the list".
+ */
+export function accessLevelErrors(level: number, o: { minimalAccess: boolean; topLevel: boolean }): string[] {
+  if ((ACCESS_LEVELS as readonly number[]).includes(level)) return [];
+  if (level !== MINIMAL_ACCESS || !o.minimalAccess) return [NOT_IN_LIST];
+  return o.topLevel ? [] : [NOT_IN_LIST, "supported on top level groups only"];
+}
+
+/**
+ * Member#higher_access_level_than_group: a direct membership may not be lower than the highest one
+ * the user holds in an ancestor (named by its role and the ancestor group's name).
+ */
+export function inheritedLevelErrors(
+  level: number,
+  inherited: { accessLevel: number; groupName: string } | undefined,
+): string[] {
+  if (!inherited || inherited.accessLevel <= level) return [];
+  const role = ACCESS_LEVEL_NAMES[inherited.accessLevel] ?? String(inherited.accessLevel);
+  return [
+    `should be greater than or equal to ${role} inherited membership from group ${inherited.groupName}`,
+  ];
+}
+
+/** The future_date validator: a date before today (UTC, GitLab's default zone) is refused. */
+export function expiresAtErrors(expiresAt: string | undefined, today: string): string[] {
+  return expiresAt && expiresAt < today ? ["cannot be a date in the past"] : [];
+}
+
+/** Today as "YYYY-MM-DD" in UTC. */
+export const utcToday = (now = new Date()) => now.toISOString().slice(0, 10);
+
+/** Every validation of a membership being made or changed, in the model's order. */
+export function memberErrors(input: {
+  accessLevel: number;
+  expiresAt?: string;
+  minimalAccess: boolean;
+  topLevel: boolean;
+  inherited?: { accessLevel: number; groupName: string };
+  today: string;
+}): MemberErrors {
+  const errors: MemberErrors = {};
+  const level = [
+    ...accessLevelErrors(input.accessLevel, input),
+    ...inheritedLevelErrors(input.accessLevel, input.inherited),
+  ];
+  if (level.length) errors.access_level = level;
+  const expires = expiresAtErrors(input.expiresAt, input.today);
+  if (expires.length) errors.expires_at = expires;
+  return errors;
+}
+
+/**
+ * read_group_member: whoever may read the group, except on a private group where the caller's
+ * access is "no access" (they see it only through something below it).
+ */
+export const canReadMembers = (visibilityLevel: number, callerAccess: number) =>
+  !(visibilityLevel === PRIVATE && callerAccess === NO_ACCESS);
+
+/** admin_group_member: Owners (administrators count as Owners). */
+export const canAdminMembers = (callerAccess: number) => callerAccess >= OWNER;
+
+/** Only an Owner may make someone an Owner (later GitLab; Owners alone manage group members). */
+export const mayGrant = (callerAccess: number, level: number) => level < OWNER || callerAccess >= OWNER;
+
+/**
+ * GroupMemberPolicy's last-owner rule: an Owner membership may be neither changed nor removed when no
+ * other Owner membership (of an active user, not expired) exists in the group or its ancestors.
+ */
+export const isLastOwner = (member: { accessLevel: number }, otherOwners: number) =>
+  member.accessLevel === OWNER && otherOwners === 0;

@@ -1,0 +1,113 @@
+import { apiError, forbidden, grpcStatus, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import { groupMembers, type common, type groups } from "@canopy/protos";
+import { canAdminMembers, canReadMembers } from "../domain/members";
+import { lowestVisibleLevel } from "../domain/visibility";
+import type { Deps } from "../deps";
+import {
+  findListedMember,
+  listMembers as listMemberRows,
+  type MemberListRow,
+  type MemberListViewer,
+} from "../store/member-lists";
+import { resolveGroup, type VisibleGroup } from "./groups";
+
+/** ActiveRecord::RecordNotFound as the API answers it: lower-case "found" (reference §7.15). */
+export const memberNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
+
+/**
+ * The group whose members the caller asks about: signed in (401), visible (404 "Group"), and
+ * read_group_member (403 for a private group the caller sees only through something below it).
+ */
+export async function groupWithReadableMembers(
+  deps: Deps,
+  actor: common.Actor | undefined,
+  ref: groups.GroupRef | undefined,
+): Promise<{ actor: common.Actor; group: VisibleGroup }> {
+  const signedIn = requireSignedIn(actor);
+  const group = await resolveGroup(deps, signedIn, ref);
+  if (!canReadMembers(group.row.visibility_level, group.access)) throw forbidden();
+  return { actor: signedIn, group };
+}
+
+const viewerOf = (actor: common.Actor, group: VisibleGroup): MemberListViewer => ({
+  userId: actor.userId,
+  lowestVisibleLevel: lowestVisibleLevel({
+    userId: actor.userId,
+    admin: actor.admin,
+    external: actor.external,
+  }),
+  managesMembers: canAdminMembers(group.access),
+});
+
+const scopeOf = (scope: groupMembers.MemberScope) =>
+  scope === groupMembers.MemberScope.MEMBER_SCOPE_ALL ? "all" : "direct";
+
+/** GET /groups/:id/members and /members/all (reference §4.17). */
+export async function listMembers(
+  deps: Deps,
+  req: groupMembers.ListMembersRequest,
+): Promise<groupMembers.ListMembersResponse> {
+  const { actor, group } = await groupWithReadableMembers(deps, req.actor, req.group);
+  const window = pageWindow(req.page);
+  const { rows, counted } = await listMemberRows(
+    deps.pool,
+    scopeOf(req.scope),
+    group.row.id,
+    viewerOf(actor, group),
+    { query: req.query, userIds: req.userIds, skipUsers: req.skipUsers },
+    window,
+  );
+  return { members: rows.map(toMember), page: pageInfo(window, counted) };
+}
+
+/** GET /groups/:id/members/:user_id and /members/all/:user_id: 404 "Not found" unless listed. */
+export async function getMember(
+  deps: Deps,
+  req: groupMembers.GetMemberRequest,
+): Promise<groupMembers.Member> {
+  const { actor, group } = await groupWithReadableMembers(deps, req.actor, req.group);
+  const row = await findListedMember(
+    deps.pool,
+    scopeOf(req.scope),
+    group.row.id,
+    viewerOf(actor, group),
+    req.userId,
+  );
+  if (!row) throw memberNotFound();
+  return toMember(row);
+}
+
+/** A direct member of `groupId` as the API shows them (after a write). */
+export async function directMember(deps: Deps, groupId: number, userId: number) {
+  const viewer = { userId: 0, lowestVisibleLevel: 0, managesMembers: true };
+  const row = await findListedMember(deps.pool, "direct", groupId, viewer, userId, true);
+  if (!row) throw memberNotFound();
+  return toMember(row);
+}
+
+export function toMember(row: MemberListRow): groupMembers.Member {
+  return {
+    user: {
+      id: row.user_id,
+      username: row.username,
+      name: row.name,
+      state: row.state,
+      avatarUrl: row.avatar_url,
+    },
+    accessLevel: row.access_level,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at ?? "",
+    createdBy:
+      row.created_by_id === null
+        ? undefined
+        : {
+            id: row.created_by_id,
+            username: row.created_by_username ?? "",
+            name: row.created_by_name ?? "",
+            state: row.created_by_state ?? "active",
+            avatarUrl: row.created_by_avatar_url ?? "",
+          },
+    sourceGroupId: row.source_group_id,
+  };
+}

@@ -1,0 +1,2 @@
+export { groupsServiceDefinition } from "./service";
+export { groupsConfigSchema, loadGroupsConfig, type GroupsConfig } from "./config";

@@ -1,0 +1,59 @@
+import type { Queryable } from "@canopy/kit";
+
+/** Today in UTC, as SQL: a membership or link expires at the start of its expires_at date. */
+export const UTC_TODAY = "(now() AT TIME ZONE 'utc')::date";
+
+/**
+ * The namespaces a user is authorized for, with the level each gives (GitLab's authorized groups):
+ * their active direct memberships, and every group shared with a group they are a direct member
+ * of, capped at the link's level (reference §2.3, §5.3). Expired rows and blocked users count for
+ * nothing. Inheritance (ancestors' memberships reaching down) is applied by the callers through
+ * traversal_ids. `$user` is the placeholder of the user id.
+ *
+ * This is the one place that says who has access through what; every access question builds on it.
+ */
+export const authorizedNamespacesSql = (user: string) => `
+  SELECT m.namespace_id AS namespace_id, m.access_level AS access_level
+    FROM members m JOIN users u ON u.id = m.user_id AND u.state = 'active'
+   WHERE m.user_id = ${user} AND (m.expires_at IS NULL OR m.expires_at > ${UTC_TODAY})
+  UNION ALL
+  SELECT l.shared_group_id, LEAST(l.group_access, m.access_level)
+    FROM members m JOIN users u ON u.id = m.user_id AND u.state = 'active'
+    JOIN group_links l ON l.shared_with_group_id = m.namespace_id
+   WHERE m.user_id = ${user} AND m.access_level >= 10
+     AND (m.expires_at IS NULL OR m.expires_at > ${UTC_TODAY})
+     AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY})`;
+
+export interface AccessRow {
+  /** The highest level reaching the namespace (direct, inherited or shared); 0 without any. */
+  access_level: number;
+  /** The user is authorized for a descendant: GitLab lets them see this (private) ancestor. */
+  below: boolean;
+}
+
+/**
+ * The user's effective access to the namespace with `traversal` (root → self), and whether they
+ * hold access somewhere below it. One statement over the user's few authorizations.
+ */
+export async function accessTo(db: Queryable, userId: number, traversal: number[]): Promise<AccessRow> {
+  const self = traversal[traversal.length - 1];
+  const { rows } = await db.query<AccessRow>({
+    name: "groups-access-to",
+    text: `WITH a AS (${authorizedNamespacesSql("$1")})
+      SELECT COALESCE((SELECT max(access_level) FROM a WHERE namespace_id = ANY($2::bigint[])), 0)::int AS access_level,
+             EXISTS (SELECT 1 FROM a JOIN namespaces n ON n.id = a.namespace_id
+                      WHERE $3::bigint = ANY(n.traversal_ids) AND n.id <> $3::bigint) AS below`,
+    values: [userId, traversal, self],
+  });
+  return rows[0]!;
+}
+
+/**
+ * A condition on namespaces alias `n`: the user may read it without being an administrator — its
+ * visibility reaches them (`lowest`, see lowestVisibleLevel), or they are authorized for it, an
+ * ancestor of it, or something below it. Needs the CTE `authorized` (authorizedNamespacesSql) in scope.
+ */
+export const readableSql = (n: string, lowest: string) => `(
+  ${n}.visibility_level >= ${lowest}
+  OR EXISTS (SELECT 1 FROM authorized a JOIN namespaces an ON an.id = a.namespace_id
+              WHERE a.namespace_id = ANY(${n}.traversal_ids) OR ${n}.id = ANY(an.traversal_ids)))`;

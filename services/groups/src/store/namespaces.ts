@@ -1,0 +1,179 @@
+import type { Queryable } from "@canopy/kit";
+
+/** One row of `namespaces`, column for column (see migrations/0001_namespaces.sql). */
+export interface NamespaceRow {
+  id: number;
+  kind: "group" | "user";
+  owner_id: number | null;
+  parent_id: number | null;
+  traversal_ids: number[];
+  path: string;
+  name: string;
+  full_path: string;
+  full_name: string;
+  description: string;
+  visibility_level: number;
+  share_with_group_lock: boolean;
+  require_two_factor_authentication: boolean;
+  two_factor_grace_period: number;
+  project_creation_level: number;
+  subgroup_creation_level: number;
+  auto_devops_enabled: boolean | null;
+  emails_disabled: boolean | null;
+  mentions_disabled: boolean | null;
+  lfs_enabled: boolean;
+  request_access_enabled: boolean;
+  default_branch_protection: number;
+  membership_lock: boolean;
+  prevent_forking_outside_group: boolean;
+  prevent_sharing_groups_outside_hierarchy: boolean;
+  shared_runners_setting: string;
+  shared_runners_minutes_limit: number | null;
+  extra_shared_runners_minutes_limit: number | null;
+  file_template_project_id: number | null;
+  runners_token_encrypted: Buffer | null;
+  avatar_filename: string | null;
+  /** "YYYY-MM-DD" (the column is read as text, see below). */
+  marked_for_deletion_on: string | null;
+  deletion_scheduled_by_id: number | null;
+  /** Removal requested and not yet done: the group and its subtree answer 404 (migration 0004). */
+  pending_removal: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Every column, with the date as text: a `date` read through pg becomes a local-midnight Date. */
+export const NAMESPACE_COLUMNS = `n.*, to_char(n.marked_for_deletion_on, 'YYYY-MM-DD') AS marked_for_deletion_on`;
+
+/** Group settings a create or update may write. */
+export type GroupColumns = Partial<
+  Omit<
+    NamespaceRow,
+    | "id"
+    | "kind"
+    | "owner_id"
+    | "parent_id"
+    | "traversal_ids"
+    | "full_path"
+    | "full_name"
+    | "pending_removal"
+    | "created_at"
+    | "updated_at"
+  >
+>;
+
+export async function findNamespaceById(db: Queryable, id: number): Promise<NamespaceRow | undefined> {
+  const { rows } = await db.query<NamespaceRow>({
+    name: "groups-namespace-by-id",
+    text: `SELECT ${NAMESPACE_COLUMNS} FROM namespaces n WHERE n.id = $1`,
+    values: [id],
+  });
+  return rows[0];
+}
+
+/** By full path, case-insensitively (GitLab matches LOWER(routes.path)). */
+export async function findNamespaceByPath(
+  db: Queryable,
+  fullPath: string,
+): Promise<NamespaceRow | undefined> {
+  const { rows } = await db.query<NamespaceRow>({
+    name: "groups-namespace-by-path",
+    text: `SELECT ${NAMESPACE_COLUMNS} FROM namespaces n WHERE lower(n.full_path) = lower($1)`,
+    values: [fullPath],
+  });
+  return rows[0];
+}
+
+/** True when the full path is taken by any namespace (a group or a user's), case-insensitively. */
+export async function fullPathTaken(db: Queryable, fullPath: string, exceptId = 0): Promise<boolean> {
+  const { rows } = await db.query(
+    "SELECT 1 FROM namespaces WHERE lower(full_path) = lower($1) AND id <> $2",
+    [fullPath, exceptId],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Takes the locks that order every structural change of a tree (create, rename, transfer, share,
+ * membership rules, delete): its root's row, FOR UPDATE, several roots always in id order.
+ */
+async function lockRoots(db: Queryable, rootIds: number[]): Promise<void> {
+  const ids = [...new Set(rootIds)].sort((a, b) => a - b);
+  for (const id of ids) await db.query("SELECT 1 FROM namespaces WHERE id = $1 FOR UPDATE", [id]);
+}
+
+/**
+ * Locks the trees the namespaces `ids` are in and returns the rows read again under those locks
+ * (undefined for an id that does not exist). A transfer may move one into another tree between the
+ * first read and the lock: the locks are then let go (ROLLBACK TO SAVEPOINT releases them) and all
+ * roots taken again in id order, so no transaction ever waits for a root while holding a later one.
+ */
+export async function lockTreesOf(tx: Queryable, ids: number[]): Promise<(NamespaceRow | undefined)[]> {
+  let rows = await Promise.all(ids.map((id) => findNamespaceById(tx, id)));
+  for (;;) {
+    const roots = rows.flatMap((r) => (r ? [r.traversal_ids[0]!] : []));
+    await tx.query("SAVEPOINT canopy_tree_locks");
+    await lockRoots(tx, roots);
+    const fresh = await Promise.all(ids.map((id) => findNamespaceById(tx, id)));
+    if (fresh.every((r) => !r || roots.includes(r.traversal_ids[0]!))) {
+      await tx.query("RELEASE SAVEPOINT canopy_tree_locks");
+      return fresh;
+    }
+    await tx.query("ROLLBACK TO SAVEPOINT canopy_tree_locks");
+    rows = fresh;
+  }
+}
+
+const SETTABLE: (keyof GroupColumns)[] = [
+  "path",
+  "name",
+  "description",
+  "visibility_level",
+  "share_with_group_lock",
+  "require_two_factor_authentication",
+  "two_factor_grace_period",
+  "project_creation_level",
+  "subgroup_creation_level",
+  "auto_devops_enabled",
+  "emails_disabled",
+  "mentions_disabled",
+  "lfs_enabled",
+  "request_access_enabled",
+  "default_branch_protection",
+  "membership_lock",
+  "prevent_forking_outside_group",
+  "prevent_sharing_groups_outside_hierarchy",
+  "shared_runners_setting",
+  "shared_runners_minutes_limit",
+  "extra_shared_runners_minutes_limit",
+  "file_template_project_id",
+  "runners_token_encrypted",
+];
+
+/**
+ * Inserts a group under `parent` (or at the top), with its traversal_ids, full path and full name
+ * computed from the parent in the same statement. The caller holds the root lock (lockTreesOf).
+ */
+export async function insertGroup(
+  db: Queryable,
+  parent: Pick<NamespaceRow, "id" | "traversal_ids" | "full_path" | "full_name"> | undefined,
+  columns: GroupColumns & { path: string; name: string },
+): Promise<NamespaceRow> {
+  const names = SETTABLE.filter((c) => columns[c] !== undefined);
+  const values: unknown[] = names.map((c) => columns[c]);
+  const at = (v: unknown) => `$${values.push(v)}`;
+  const idSql = "nextval(pg_get_serial_sequence('namespaces', 'id'))";
+  const { rows } = await db.query<NamespaceRow>(
+    `WITH new AS (SELECT ${idSql} AS id)
+     INSERT INTO namespaces AS n (id, kind, parent_id, traversal_ids, full_path, full_name, ${names.join(", ")})
+     SELECT new.id, 'group', ${at(parent?.id ?? null)}::bigint,
+       ${at(parent?.traversal_ids ?? [])}::bigint[] || new.id,
+       ${at(parent ? `${parent.full_path}/${columns.path}` : columns.path)},
+       ${at(parent ? `${parent.full_name} / ${columns.name}` : columns.name)},
+       ${names.map((_, i) => `$${i + 1}`).join(", ")}
+     FROM new
+     RETURNING ${NAMESPACE_COLUMNS}`,
+    values,
+  );
+  return rows[0]!;
+}

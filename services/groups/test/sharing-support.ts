@@ -1,0 +1,54 @@
+/**
+ * Helpers of the sharing and custom attributes contract tests: the two services' clients, direct
+ * memberships (the members API is not this area's: rows are written as it would write them), and
+ * the events these areas record, read back from the outbox.
+ */
+import { filledClient } from "@canopy/kit/testing";
+import { events, groupCustomAttributes, groupEvents, groupSharing } from "@canopy/protos";
+import type { Harness } from "./support";
+
+export const sharingRpc = (h: Harness) =>
+  filledClient(h.groupsService.client(groupSharing.GroupSharingServiceService), {
+    shareGroup: groupSharing.ShareGroupRequest,
+    unshareGroup: groupSharing.UnshareGroupRequest,
+  });
+
+export const customAttributesRpc = (h: Harness) =>
+  filledClient(h.groupsService.client(groupCustomAttributes.GroupCustomAttributesServiceService), {
+    listCustomAttributes: groupCustomAttributes.ListCustomAttributesRequest,
+    getCustomAttribute: groupCustomAttributes.GetCustomAttributeRequest,
+    setCustomAttribute: groupCustomAttributes.SetCustomAttributeRequest,
+    deleteCustomAttribute: groupCustomAttributes.DeleteCustomAttributeRequest,
+  });
+
+/** A direct membership, as the members API stores it. */
+export async function addMember(
+  h: Harness,
+  groupId: number,
+  userId: number,
+  accessLevel: number,
+  expiresAt: string | null = null,
+) {
+  await h.db.query(
+    "INSERT INTO members (namespace_id, user_id, access_level, expires_at) VALUES ($1, $2, $3, $4)",
+    [groupId, userId, accessLevel, expiresAt],
+  );
+}
+
+/** YYYY-MM-DD of today plus `days` in UTC. */
+export const utcDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+
+/** The payloads of the outbox's events on `subject`, decoded with `codec`, oldest first. */
+export async function recordedEvents<T>(
+  h: Harness,
+  subject: string,
+  codec: { decode(b: Uint8Array): T },
+): Promise<T[]> {
+  const { rows } = await h.db.query<{ envelope: Buffer }>(
+    "SELECT envelope FROM outbox WHERE subject = $1 ORDER BY seq",
+    [subject],
+  );
+  return rows.map((r) => codec.decode(events.Event.decode(r.envelope).payload));
+}
+
+export { groupEvents };

@@ -1,0 +1,145 @@
+/**
+ * Shared setup for the groups service's contract tests. Each file starts a real auth service and a
+ * real groups service in-process (the kit's harness: the same skeleton main.ts runs) against the
+ * run's database and the run's own event stream. Users are made through auth's API and reach groups
+ * the way they do in production: auth's events, through the groups service's durable consumer.
+ *
+ * Files run in parallel against one `groups` schema: names are unique (`unique`) and no test counts
+ * rows it did not create itself.
+ */
+import { randomBytes } from "node:crypto";
+import { createPool, type Pool } from "@canopy/kit";
+import { filledClient, startTestService, unique, waitFor, type TestService } from "@canopy/kit/testing";
+import { authServiceDefinition, type AuthConfig } from "@canopy/auth";
+import { auth, AUTH_IDEMPOTENT_METHODS, groups, type common } from "@canopy/protos";
+import { AUTH_REQUESTS } from "../../auth/test/support";
+import type { GroupsConfig } from "../src/config";
+import type { Deps } from "../src/deps";
+import { groupsServiceDefinition } from "../src/service";
+
+export { failed, failure } from "@canopy/kit/testing";
+export { grpcStatus as status } from "@canopy/kit";
+export { unique, waitFor };
+
+// Two services, real PostgreSQL and NATS, every test file at once: 5 s is too tight.
+jest.setTimeout(30_000);
+
+const GROUPS_REQUESTS = {
+  getGroup: groups.GetGroupRequest,
+  createGroup: groups.CreateGroupRequest,
+  updateGroup: groups.UpdateGroupRequest,
+  listGroups: groups.ListGroupsRequest,
+};
+
+export interface TestUser {
+  user: auth.User;
+  /** What the gateway passes for this user (Authenticate of a fresh token). */
+  actor: common.Actor;
+}
+
+export const ANONYMOUS: common.Actor = {
+  userId: 0,
+  username: "",
+  admin: false,
+  external: false,
+  scopes: [],
+  tokenKind: 0,
+  tokenId: 0,
+  impersonatorId: 0,
+};
+
+export interface Harness {
+  groupsService: TestService<GroupsConfig, Deps>;
+  authService: TestService<AuthConfig, unknown>;
+  rpc: ReturnType<typeof groupsRpc>;
+  authRpc: ReturnType<typeof authRpcOf>;
+  /** root, as the gateway passes them. */
+  admin: common.Actor;
+  /** A pool on the run's database with search_path `groups`. */
+  db: Pool;
+  /** A new user (made by root through auth), once the groups service has their copy. */
+  newUser(attributes?: auth.UserAttributes): Promise<TestUser>;
+  /** A group made by `owner` through the API (a top-level one unless `parentId`). */
+  newGroup(
+    owner: TestUser | common.Actor,
+    attributes?: groups.CreateGroupRequest["attributes"],
+    parentId?: number,
+  ): Promise<groups.Group>;
+  stop(): Promise<void>;
+}
+
+const groupsRpc = (service: TestService<GroupsConfig, Deps>) =>
+  filledClient(service.client(groups.GroupsServiceService), GROUPS_REQUESTS);
+const authRpcOf = (service: TestService<AuthConfig, unknown>) =>
+  filledClient(
+    service.client(auth.AuthServiceService, { idempotent: AUTH_IDEMPOTENT_METHODS }),
+    AUTH_REQUESTS,
+  );
+
+export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
+  const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
+  const authService = await startTestService(authServiceDefinition, {
+    env: { CANOPY_ROOT_PASSWORD: "root-password-for-tests", CANOPY_ROOT_TOKEN: rootToken, ...env },
+  });
+  const groupsService = await startTestService(groupsServiceDefinition, { env });
+  const rpc = groupsRpc(groupsService);
+  const authRpc = authRpcOf(authService);
+  const db = createPool({ url: groupsService.config.CANOPY_DATABASE_URL, schema: "groups" });
+  const { actor: admin } = await authRpc.authenticate({ token: rootToken });
+  if (!admin) throw new Error("the root token did not authenticate");
+
+  const knownHere = async (userId: number) =>
+    waitFor(
+      `user ${userId} to reach the groups service`,
+      async () => (await db.query("SELECT 1 FROM users WHERE id = $1", [userId])).rowCount === 1,
+      15_000,
+    );
+  await knownHere(admin.userId);
+
+  const h: Harness = {
+    groupsService,
+    authService,
+    rpc,
+    authRpc,
+    admin,
+    db,
+    newUser: async (attributes = {}) => {
+      const username = unique("u_");
+      const user = await authRpc.createUser({
+        actor: admin,
+        attributes: {
+          username,
+          email: `${username}@example.com`,
+          name: `User ${username}`,
+          password: "s3cret-passw0rd",
+          ...attributes,
+        },
+      });
+      const token = await authRpc.createPersonalAccessToken({
+        actor: admin,
+        userId: user.id,
+        name: "t",
+        scopes: ["api"],
+      });
+      const { actor } = await authRpc.authenticate({ token: token.secret });
+      await knownHere(user.id);
+      return { user, actor: actor! };
+    },
+    newGroup: async (owner, attributes = {}, parentId = 0) => {
+      const actor = "actor" in owner ? owner.actor : owner;
+      const path = attributes.path ?? unique("g_");
+      const detail = await rpc.createGroup({
+        actor,
+        attributes: { name: path, path, ...attributes },
+        parentId,
+      });
+      return detail.group!;
+    },
+    stop: async () => {
+      await db.end();
+      await groupsService.stop();
+      await authService.stop();
+    },
+  };
+  return h;
+}
