@@ -27,6 +27,17 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# The python-gitlab e2e suite drives Debian's python3-gitlab with Debian's own interpreter.
+if ! /usr/bin/python3 -c "import gitlab" >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing python3-gitlab for the python-gitlab e2e suite"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-gitlab >/dev/null
+  else
+    echo "the python-gitlab e2e suite needs Debian's python3-gitlab: apt-get install python3-gitlab" >&2
+    exit 1
+  fi
+fi
+
 step "2/8 infrastructure (PostgreSQL, Redis, NATS JetStream)"
 node deploy/infra.mjs
 

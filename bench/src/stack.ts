@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import net from "node:net";
+import { connect } from "nats";
 import { Client } from "pg";
 import { REPO_ROOT, SERVICES } from "./manifest";
 const ADMIN_DATABASE_URL =
@@ -11,16 +12,20 @@ const ADMIN_DATABASE_URL =
 const READY_TIMEOUT_MS = 60_000;
 /** Output kept for an error message; the rest is read and dropped (request logs add up under load). */
 const TAIL_BYTES = 64 * 1024;
+/** BENCH_KEEP=1: leave the stack's database behind when it stops, to inspect it (EXPLAIN ANALYZE). */
+const KEEP_DATABASE = process.env.BENCH_KEEP === "1";
 
 export interface BenchStack {
   url: string;
+  /** The stack's own database (each service has its schema in it). */
+  databaseUrl: string;
   rootToken: string;
   healthPorts: Record<Service, number>;
   pids: Partial<Record<Service, number>>;
   launcherPid: number;
   /** The last lines the launcher printed. */
   tail(): string;
-  /** Ctrl-C, then drop the database. */
+  /** Ctrl-C, then drop the database and delete the event stream. */
   stop(): Promise<number | null>;
 }
 
@@ -45,6 +50,16 @@ async function admin(sql: string) {
     await client.query(sql);
   } finally {
     await client.end();
+  }
+}
+
+/** Deletes a stack's event stream (nothing to do if the stack never created it). */
+async function deleteStream(name: string) {
+  const nc = await connect({ servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(",") });
+  try {
+    await (await nc.jetstreamManager()).streams.delete(name).catch(() => undefined);
+  } finally {
+    await nc.close();
   }
 }
 
@@ -73,6 +88,8 @@ function exited(proc: ChildProcess): Promise<number | null> {
 
 export async function startStack(extraEnv: Record<string, string> = {}): Promise<BenchStack> {
   const databaseName = `canopy_bench_${randomBytes(6).toString("hex")}`;
+  // NATS is shared with every other stack on the machine: this one's events get a stream of their own.
+  const eventStream = databaseName.toUpperCase();
   await admin(`CREATE DATABASE ${databaseName}`);
   const databaseUrl = new URL(ADMIN_DATABASE_URL);
   databaseUrl.pathname = `/${databaseName}`;
@@ -96,6 +113,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       NO_COLOR: "1",
       CANOPY_SKIP_BUILD: "1",
       CANOPY_DATABASE_URL: databaseUrl.toString(),
+      CANOPY_EVENT_STREAM: eventStream,
       CANOPY_PORT: String(port),
       CANOPY_EXTERNAL_URL: url,
       ...ports,
@@ -128,7 +146,10 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       const timer = setTimeout(() => proc.kill("SIGKILL"), 30_000);
       const code = await exit;
       clearTimeout(timer);
-      await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      if (KEEP_DATABASE)
+        process.stdout.write(`BENCH_KEEP: kept ${databaseUrl} (DROP DATABASE ${databaseName} when done)\n`);
+      else await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await deleteStream(eventStream).catch(() => undefined);
       return code;
     })());
 
@@ -152,6 +173,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
 
   return {
     url,
+    databaseUrl: databaseUrl.toString(),
     rootToken,
     healthPorts,
     pids: childPids(proc.pid!),

@@ -1,11 +1,14 @@
 import { z } from "zod";
-import { baseConfigSchema, loadConfig } from "@canopy/kit";
+import { baseConfigSchema, loadConfig, planConfig } from "@canopy/kit";
 
 export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Public base URL: Link headers and web_url are built from it. */
   CANOPY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
   CANOPY_AUTH_ADDRESS: z.string().default("127.0.0.1:50051"),
+  CANOPY_GROUPS_ADDRESS: z.string().default("127.0.0.1:50052"),
+  /** The tier decides which fields answers carry (GitLab leaves out what a tier does not have). */
+  ...planConfig,
   /** Requests per minute per user (authenticated API) and per IP (unauthenticated). */
   CANOPY_RATE_LIMIT_AUTHENTICATED: z.coerce.number().int().min(1).default(2000),
   CANOPY_RATE_LIMIT_UNAUTHENTICATED: z.coerce.number().int().min(1).default(500),
@@ -22,6 +25,8 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_SESSION_HOURS: z.coerce.number().int().min(1).max(8760).default(168),
   /** How long an authentication answer may be reused without asking the auth service (events drop it sooner). */
   CANOPY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /** How long a rendered group read may be reused (writes and events drop it sooner); 0 turns the cache off. */
+  CANOPY_ANSWER_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** Largest request body accepted, in bytes. */
   CANOPY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Trust X-Forwarded-For from a reverse proxy (only behind one). */

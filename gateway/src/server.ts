@@ -1,11 +1,19 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { connectNats, connectRedis, payloadOf, startBroadcastConsumer, type Logger } from "@canopy/kit";
+import {
+  connectNats,
+  connectRedis,
+  eventStreamOf,
+  payloadOf,
+  startBroadcastConsumer,
+  type Logger,
+} from "@canopy/kit";
 import { AUTH_EVENTS, type events } from "@canopy/protos";
 import { createApp } from "./app";
 import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
 import { createClients } from "./grpc/clients";
+import { AnswerCache } from "./http/answer-cache";
 import { rateLimits } from "./middleware/rate-limit";
 
 /** Drops cached authentications when the auth service says a token or user changed. */
@@ -28,7 +36,8 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
   const clients = createClients(config);
   const { auth: authClient, oauth: oauthClient, settings: settingsClient } = clients;
   const redis = await connectRedis(config.CANOPY_REDIS_URL, log);
-  const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway");
+  const stream = eventStreamOf(config);
+  const nc = await connectNats(config.CANOPY_NATS_URL, log, "canopy-gateway", stream);
   const cache = new AuthenticationCache(
     authClient,
     redis,
@@ -36,8 +45,21 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     config.CANOPY_AUTH_CACHE_SECONDS * 1000,
     config.CANOPY_REDIS_KEY_PREFIX,
   );
+  const answers = new AnswerCache(redis, log, {
+    keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
+    ttlMs: config.CANOPY_ANSWER_CACHE_SECONDS * 1000,
+  });
+  // Group changes made without a request through a gateway (schedulers, a user deleted in auth).
+  const groupChanges = await startBroadcastConsumer({
+    nc,
+    stream,
+    log,
+    subjects: ["canopy.groups.>"],
+    handle: () => answers.invalidate(),
+  });
   const invalidations = await startBroadcastConsumer({
     nc,
+    stream,
     log,
     subjects: ["canopy.auth.>"],
     handle: (event) => dropStaleAnswers(cache, event),
@@ -55,6 +77,15 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     checks,
     oauth: oauthClient,
     settings: settingsClient,
+    groups: clients.groups,
+    answers,
+    groupSharing: clients.groupSharing,
+    groupCustomAttributes: clients.groupCustomAttributes,
+    pushRules: clients.pushRules,
+    groupAvatars: clients.groupAvatars,
+    groupLifecycle: clients.groupLifecycle,
+    groupMembers: clients.groupMembers,
+    namespaces: clients.namespaces,
     redis,
     limits: rateLimits(redis, {
       keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
@@ -80,6 +111,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
         server.closeIdleConnections();
       });
       await invalidations.stop();
+      await groupChanges.stop();
       await nc.drain();
       await redis.quit();
       clients.close();

@@ -7,6 +7,7 @@
  */
 import { API_ENDPOINTS } from "../src/routes/api";
 import type { Endpoint } from "../src/http/endpoint";
+import { isFileParam } from "../src/http/params";
 import { createToken, signedInUser, startStack, type RequestOptions, type Stack } from "./support";
 
 let stack: Stack;
@@ -88,6 +89,24 @@ const ODD_BODIES: RequestOptions[] = [
 ];
 
 const pick = <T>(list: readonly T[], i: number): T => list[i % list.length]!;
+
+/** A multipart body whose every named field is a file part of junk bytes (not an image, not UTF-8). */
+function fileParts(fields: string[]): RequestOptions {
+  const boundary = "fuzzBoundary7MA4YWxk";
+  const junk = Buffer.from([0xff, 0xd8, 0x00, 0x3c, 0x73, 0x76, 0x67, 0xfe, 0x00, 0x89]);
+  const parts = fields.map((f) =>
+    Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f}"; filename="x\u0000.png"\r\n`),
+      Buffer.from("Content-Type: image/png\r\n\r\n"),
+      junk,
+      Buffer.from("\r\n"),
+    ]),
+  );
+  return {
+    raw: Buffer.concat([...parts, Buffer.from(`--${boundary}--\r\n`)]),
+    headers: { "Content-Type": `multipart/form-data; boundary=${boundary}` },
+  };
+}
 const names = (e: Endpoint) => [...Object.keys(e.params), "sudo_not", "unknown", "page"];
 
 /** The endpoint's path with every `:param` replaced by a malformed segment. */
@@ -114,6 +133,10 @@ function requestsFor(e: Endpoint): { path: string; options: RequestOptions }[] {
       );
     } else requests.push({ path, options: i % 2 ? { json } : { form } }, { path, options: odd });
   }
+  // File parts: junk where the endpoint declares a file, and a file where it declares none.
+  const files = Object.keys(e.params).filter((n) => isFileParam(e.params[n] as never));
+  if (e.method !== "GET") requests.push({ path: pathOf(e, 2), options: fileParts([...files, names(e)[0]!]) });
+  if (files.length) requests.push({ path: pathOf(e, 3), options: fileParts(files) });
   // Keys and arrays in the query: NUL in a name, `a[]` forms, nested brackets, bytes not UTF-8.
   requests.push(
     { path: `${pathOf(e, 0)}?a%00=1&${names(e)[0]}[]=%00&x[y][z]=1`, options: {} },

@@ -8,6 +8,7 @@ const info = (page: number, perPage: number, total: number, totalCapped = false)
   perPage,
   total,
   totalCapped,
+  nextCursor: "",
 });
 
 describe("offset", () => {

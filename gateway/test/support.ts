@@ -19,6 +19,7 @@ import {
   type TestService,
 } from "@canopy/kit/testing";
 import { authServiceDefinition, type AuthConfig } from "@canopy/auth";
+import { groupsServiceDefinition, type GroupsConfig } from "@canopy/groups";
 import { loadGatewayConfig, startGateway } from "../src";
 
 export { unique, waitFor };
@@ -93,6 +94,8 @@ export class Gateway {
 export interface Stack {
   /** The auth service, running in this process. */
   authService: TestService<AuthConfig, unknown>;
+  /** The groups service, running in this process. */
+  groupsService: TestService<GroupsConfig, unknown>;
   /** The first gateway; `gateways` holds all of them. */
   gw: Gateway;
   gateways: Gateway[];
@@ -114,16 +117,25 @@ const GENEROUS_LIMITS = {
   CANOPY_RATE_LIMIT_UNAUTHENTICATED: "1000000",
   // Password grants spend from it too.
   CANOPY_RATE_LIMIT_SIGN_IN: "1000000",
+  // Many tests write the database behind the API's back, which no answer cache can hear of: the
+  // cache is on only where a test says so (answer-cache.test.ts, the permission matrix) and in e2e.
+  CANOPY_ANSWER_CACHE_SECONDS: "0",
 };
 
-export async function startStack(options: { gateways?: Record<string, string>[] } = {}): Promise<Stack> {
+export async function startStack(
+  options: { gateways?: Record<string, string>[]; env?: Record<string, string> } = {},
+): Promise<Stack> {
   const logs = recordingLogger("auth");
   const rootToken = newRootToken();
   const auth = await startTestService(authServiceDefinition, {
-    env: { CANOPY_ROOT_PASSWORD: ROOT_PASSWORD, CANOPY_ROOT_TOKEN: rootToken },
+    env: { CANOPY_ROOT_PASSWORD: ROOT_PASSWORD, CANOPY_ROOT_TOKEN: rootToken, ...options.env },
     log: logs.log,
   });
   const authAddress = auth.address;
+  const groups = await startTestService(groupsServiceDefinition, {
+    env: { ...options.env },
+    log: childLogger(logs, "groups"),
+  });
   const db = createPool({ url: auth.config.CANOPY_DATABASE_URL, schema: "auth" });
   const gatewayLog = childLogger(logs, "gateway");
   const redis = await connectRedis(auth.config.CANOPY_REDIS_URL, gatewayLog);
@@ -134,7 +146,9 @@ export async function startStack(options: { gateways?: Record<string, string>[] 
       ...GENEROUS_LIMITS,
       CANOPY_PORT: "0",
       CANOPY_AUTH_ADDRESS: authAddress,
+      CANOPY_GROUPS_ADDRESS: groups.address,
       CANOPY_EXTERNAL_URL: EXTERNAL_URL,
+      ...options.env,
       ...env,
     });
     const started = await startGateway(config, gatewayLog);
@@ -145,6 +159,7 @@ export async function startStack(options: { gateways?: Record<string, string>[] 
   for (const env of options.gateways ?? [{}]) await addGateway(env);
   return {
     authService: auth,
+    groupsService: groups,
     gw: gateways[0]!,
     gateways,
     rootToken,
@@ -157,6 +172,7 @@ export async function startStack(options: { gateways?: Record<string, string>[] 
       for (const g of gateways) await g.stop();
       await redis.quit();
       await db.end();
+      await groups.stop();
       await auth.stop();
     },
   };

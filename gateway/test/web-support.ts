@@ -129,6 +129,7 @@ export const actorFor = (user: { id: number; username: string }, admin = false):
   userId: user.id,
   username: user.username,
   admin,
+  external: false,
   scopes: [],
   tokenKind: common.TokenKind.TOKEN_KIND_SESSION,
   tokenId: 0,

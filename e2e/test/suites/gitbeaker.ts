@@ -1,22 +1,9 @@
 // A real GitLab client, unchanged: gitbeaker drives users and personal access tokens through the stack.
 import { randomBytes } from "node:crypto";
-import { Gitlab, GitbeakerRequestError } from "@gitbeaker/rest";
+import { Gitlab } from "@gitbeaker/rest";
 import { unique } from "../support/api";
+import { refusal, type Client } from "../support/gitbeaker";
 import type { Session } from "../support/session";
-
-type Client = InstanceType<typeof Gitlab>;
-
-/** The status and description gitbeaker reports for a refused request. */
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; description: string }> {
-  try {
-    await promise;
-  } catch (err) {
-    if (!(err instanceof GitbeakerRequestError)) throw err;
-    const cause = err.cause as { description: string; response: Response };
-    return { status: cause.response.status, description: cause.description };
-  }
-  throw new Error("the request succeeded; a refusal was expected");
-}
 
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 

@@ -9,6 +9,7 @@ import {
   within,
   type Reply,
 } from "../support/api";
+import { connect } from "nats";
 import type { Session } from "../support/session";
 import type { ExtraGateway } from "../support/stack";
 
@@ -93,6 +94,26 @@ export function revocation(session: Session) {
       for (const base of [url, second.url]) {
         expectRevoked(await call(base, "/api/v4/user", { token }));
         expectRevoked(await call(base, `/api/v4/user?private_token=${encodeURIComponent(token)}`));
+      }
+    });
+
+    it("travels in the stack's own event stream, never in another deployment's", async () => {
+      const { eventStream } = session.stack;
+      const root = eventStream.toLowerCase();
+      const nc = await connect({
+        servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(","),
+      });
+      try {
+        const info = await (
+          await nc.jetstreamManager()
+        ).streams.info(eventStream, {
+          subjects_filter: `${root}.auth.>`,
+        });
+        expect(info.config.subjects).toEqual([`${root}.>`]);
+        // The tests above revoked three tokens through this stack.
+        expect(info.state.subjects?.[`${root}.auth.token.revoked`]).toBeGreaterThanOrEqual(3);
+      } finally {
+        await nc.close();
       }
     });
   });

@@ -44,6 +44,8 @@ export interface Stack {
   rootToken: string;
   rootPassword: string;
   databaseName: string;
+  /** JetStream stream of the stack's events (CANOPY_EVENT_STREAM): the database's name, upper-cased. */
+  eventStream: string;
   /** How many of every service run (CANOPY_REPLICAS). */
   replicas: number;
   /** Health side ports the launcher was told to use, one per replica, by service name. */
@@ -73,6 +75,7 @@ export interface ExtraGateway {
 /** Starts the stack and resolves once the launcher printed "Canopy is ready at". */
 export async function startStack(options: { env?: Record<string, string> } = {}): Promise<Stack> {
   const databaseName = `canopy_e2e_${randomBytes(6).toString("hex")}`;
+  const eventStream = databaseName.toUpperCase();
   const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
   await admin.connect();
   try {
@@ -114,8 +117,10 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     NO_COLOR: "1",
     CANOPY_SKIP_BUILD: "1",
     CANOPY_DATABASE_URL: databaseUrl.toString(),
-    // NATS is shared by every stack on the machine: this one's settings snapshot has its own bucket.
+    // NATS is shared by every stack on the machine: this one's settings snapshot has its own bucket,
+    // and its events their own stream (durable consumers must not read another database's events).
     CANOPY_SETTINGS_BUCKET: databaseName,
+    CANOPY_EVENT_STREAM: eventStream,
     CANOPY_PORT: String(port),
     CANOPY_EXTERNAL_URL: url,
     ...ports,
@@ -146,6 +151,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     rootToken,
     rootPassword,
     databaseName,
+    eventStream,
     replicas,
     healthPorts,
     launcher,
@@ -202,7 +208,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
       } finally {
         await client.end();
       }
-      await dropSettingsBucket(databaseName).catch(() => undefined);
+      await deleteStreams([`KV_${databaseName}`, eventStream]).catch(() => undefined);
     },
   };
 
@@ -222,11 +228,12 @@ export function serviceLines(lines: string[], service: string): string[] {
   return lines.filter((l) => prefix.test(l)).map((l) => l.replace(prefix, ""));
 }
 
-/** Removes a stack's settings KV bucket (the stream KV_<bucket>). */
-async function dropSettingsBucket(bucket: string) {
+/** Removes a stack's JetStream streams: its settings KV bucket (the stream KV_<bucket>) and its events. */
+async function deleteStreams(names: string[]) {
   const nc = await connect({ servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(",") });
   try {
-    await (await nc.jetstreamManager()).streams.delete(`KV_${bucket}`);
+    const jsm = await nc.jetstreamManager();
+    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
   } finally {
     await nc.close();
   }

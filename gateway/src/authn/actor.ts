@@ -4,6 +4,7 @@ export const ANONYMOUS: common.Actor = {
   userId: 0,
   username: "",
   admin: false,
+  external: false,
   scopes: [],
   tokenKind: common.TokenKind.TOKEN_KIND_UNSPECIFIED,
   tokenId: 0,

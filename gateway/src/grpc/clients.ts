@@ -1,5 +1,27 @@
 import { createClient, loadCallSigner, loadGrpcTls, type PromiseClient } from "@canopy/kit";
-import { auth, AUTH_IDEMPOTENT_METHODS, oauth, settings, SETTINGS_IDEMPOTENT_METHODS } from "@canopy/protos";
+import {
+  auth,
+  AUTH_IDEMPOTENT_METHODS,
+  groups,
+  groupAvatars,
+  GROUP_AVATARS_IDEMPOTENT_METHODS,
+  GROUPS_IDEMPOTENT_METHODS,
+  groupSharing,
+  GROUP_SHARING_IDEMPOTENT_METHODS,
+  groupCustomAttributes,
+  GROUP_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
+  GROUP_PUSH_RULES_IDEMPOTENT_METHODS,
+  groupLifecycle,
+  GROUP_LIFECYCLE_IDEMPOTENT_METHODS,
+  groupMembers,
+  GROUP_MEMBERS_IDEMPOTENT_METHODS,
+  namespaces,
+  NAMESPACES_IDEMPOTENT_METHODS,
+  oauth,
+  pushRules,
+  settings,
+  SETTINGS_IDEMPOTENT_METHODS,
+} from "@canopy/protos";
 import type { ServiceDefinition } from "@grpc/grpc-js";
 import type { GatewayConfig } from "../config";
 import { tagDependency } from "./dependency";
@@ -36,6 +58,54 @@ export const CLIENTS = {
     address: "CANOPY_AUTH_ADDRESS",
     definition: settings.SettingsServiceService,
     idempotent: SETTINGS_IDEMPOTENT_METHODS,
+  }),
+  groups: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: groups.GroupsServiceService,
+    idempotent: GROUPS_IDEMPOTENT_METHODS,
+  }),
+  groupSharing: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: groupSharing.GroupSharingServiceService,
+    idempotent: GROUP_SHARING_IDEMPOTENT_METHODS,
+  }),
+  groupCustomAttributes: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: groupCustomAttributes.GroupCustomAttributesServiceService,
+    idempotent: GROUP_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
+  }),
+  pushRules: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: pushRules.GroupPushRulesServiceService,
+    idempotent: GROUP_PUSH_RULES_IDEMPOTENT_METHODS,
+  }),
+  groupAvatars: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: groupAvatars.GroupAvatarsServiceService,
+    idempotent: GROUP_AVATARS_IDEMPOTENT_METHODS,
+  }),
+  groupLifecycle: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: groupLifecycle.GroupLifecycleServiceService,
+    idempotent: GROUP_LIFECYCLE_IDEMPOTENT_METHODS,
+  }),
+  groupMembers: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: groupMembers.GroupMembersServiceService,
+    idempotent: GROUP_MEMBERS_IDEMPOTENT_METHODS,
+  }),
+  namespaces: spec({
+    service: "groups",
+    address: "CANOPY_GROUPS_ADDRESS",
+    definition: namespaces.NamespacesServiceService,
+    idempotent: NAMESPACES_IDEMPOTENT_METHODS,
   }),
 };
 

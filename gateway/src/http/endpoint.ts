@@ -49,6 +49,11 @@ export interface Endpoint<S extends z.ZodRawShape = z.ZodRawShape> {
    */
   validate?: (params: z.infer<z.ZodObject<S>>) => (string | false | undefined)[];
   handler: (call: Call<S>) => Promise<void> | void;
+  /**
+   * A read whose 200 answers may be kept per caller and request (http/answer-cache.ts): only reads
+   * whose answer changes with writes the answer cache hears of (the groups context's).
+   */
+  cacheAnswers?: true;
 }
 
 /** Declares an endpoint; the parameter types flow from `params` into `validate` and `handler`. */

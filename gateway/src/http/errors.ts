@@ -40,6 +40,7 @@ const CALL_NOT_SIGNED = "call not signed by the gateway";
 export function httpErrorFromGrpc(err: ServiceError, dependency: string): HttpError {
   const detail = errorDetailOf(err);
   const message = detail.publicMessage;
+  if (detail.httpStatus) return new HttpError(detail.httpStatus, { message });
   switch (err.code) {
     case grpcStatus.NOT_FOUND:
       return notFoundError(detail.resource);

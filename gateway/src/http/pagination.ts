@@ -97,4 +97,6 @@ export const keysetPaginationParams = {
 export const pageRequest = (p: { page?: number; per_page?: number }): common.PageRequest => ({
   page: p.page ?? 1,
   perPage: p.per_page ?? 20,
+  keyset: false,
+  cursor: "",
 });

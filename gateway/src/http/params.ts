@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { paramError } from "./errors";
+import { UploadedFile } from "./multipart";
 
 /**
  * Request parameters as Grape declares and coerces them, with Grape's error messages:
@@ -40,7 +41,27 @@ const idOrPath = z.unknown().transform((v, ctx): IdOrPath => {
   return text.split("/").includes("") ? invalid() : { path: text };
 });
 
+/**
+ * A multipart file part (Grape's `File` type): the file, or `null` for an empty value, which asks
+ * to clear what is there (`avatar=` removes an avatar). Text, numbers, several files: invalid.
+ */
+const fileSchemas = new WeakSet<z.ZodTypeAny>();
+const file = () => {
+  const schema = z.union([z.instanceof(UploadedFile), z.literal("").transform(() => null)]);
+  fileSchemas.add(schema);
+  return schema;
+};
+
+/** True when the declared parameter takes file parts (optional or not). */
+export function isFileParam(schema: z.ZodTypeAny | undefined): boolean {
+  if (!schema) return false;
+  const inner = schema instanceof z.ZodOptional ? (schema.unwrap() as z.ZodTypeAny) : schema;
+  return fileSchemas.has(inner);
+}
+
 export const param = {
+  /** A file part of a multipart body, or empty to clear (see `file` above). */
+  file,
   /**
    * Text; numbers given in JSON are taken as their text, as Grape does. A NUL byte is refused here
    * (GitLab's HandleNullBytes middleware answers 400 too): PostgreSQL cannot store or compare it.

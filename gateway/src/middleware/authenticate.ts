@@ -44,6 +44,7 @@ export function authenticate(
         userId: target.id,
         username: target.username,
         admin: target.admin,
+        external: target.external,
         impersonatorId: answer.actor.userId,
       };
       ctx.state.user = target;

@@ -1,6 +1,15 @@
 import type { Endpoint } from "../http/endpoint";
 import { applicationSettingsEndpoints } from "./application-settings";
 import { applicationEndpoints } from "./applications";
+import { groupPushRuleEndpoints } from "./group-push-rules";
+import { groupMemberEndpoints } from "./group-members";
+import { groupEndpoints } from "./groups";
+import { groupSharingEndpoints } from "./group-sharing";
+import { groupCustomAttributeEndpoints } from "./group-custom-attributes";
+import { groupUpdateEndpoints } from "./group-update";
+import { groupLifecycleEndpoints } from "./group-lifecycle";
+import { groupListEndpoints } from "./group-lists";
+import { namespaceEndpoints } from "./namespaces";
 import { personalAccessTokenEndpoints } from "./personal-access-tokens";
 import { userEndpoints } from "./users";
 import { versionEndpoints } from "./version";
@@ -16,4 +25,13 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...applicationEndpoints,
   ...applicationSettingsEndpoints,
   ...versionEndpoints,
+  ...groupListEndpoints,
+  ...groupEndpoints,
+  ...groupSharingEndpoints,
+  ...groupCustomAttributeEndpoints,
+  ...groupPushRuleEndpoints,
+  ...groupUpdateEndpoints,
+  ...groupLifecycleEndpoints,
+  ...groupMemberEndpoints,
+  ...namespaceEndpoints,
 ];

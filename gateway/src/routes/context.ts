@@ -1,7 +1,20 @@
 import type { Context } from "koa";
 import type { PromiseClient, RedisClient } from "@canopy/kit";
-import type { auth, oauth, settings } from "@canopy/protos";
+import type {
+  auth,
+  groupCustomAttributes,
+  groups,
+  groupSharing,
+  oauth,
+  pushRules,
+  settings,
+  groupAvatars,
+  groupLifecycle,
+  groupMembers,
+  namespaces,
+} from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
+import type { AnswerCache } from "../http/answer-cache";
 import type { GatewayConfig } from "../config";
 import { normalizeKeys } from "../http/params";
 import type { RateLimits } from "../middleware/rate-limit";
@@ -12,7 +25,17 @@ export interface RouteDeps {
   auth: PromiseClient<typeof auth.AuthServiceService>;
   oauth: PromiseClient<typeof oauth.OAuthServiceService>;
   settings: PromiseClient<typeof settings.SettingsServiceService>;
+  groups: PromiseClient<typeof groups.GroupsServiceService>;
+  groupSharing: PromiseClient<typeof groupSharing.GroupSharingServiceService>;
+  groupCustomAttributes: PromiseClient<typeof groupCustomAttributes.GroupCustomAttributesServiceService>;
+  pushRules: PromiseClient<typeof pushRules.GroupPushRulesServiceService>;
+  groupAvatars: PromiseClient<typeof groupAvatars.GroupAvatarsServiceService>;
+  groupLifecycle: PromiseClient<typeof groupLifecycle.GroupLifecycleServiceService>;
+  groupMembers: PromiseClient<typeof groupMembers.GroupMembersServiceService>;
+  namespaces: PromiseClient<typeof namespaces.NamespacesServiceService>;
   cache: AuthenticationCache;
+  /** Rendered group reads, per caller (http/answer-cache.ts). */
+  answers: AnswerCache;
   redis: RedisClient;
   limits: RateLimits;
 }

@@ -1,6 +1,9 @@
-import { auth } from "@canopy/protos";
+import { grpcStatus, isServiceError } from "@canopy/kit";
+import { auth, type common } from "@canopy/protos";
 import { user, userBasic, userPublic, userWithAdmin } from "../entities/user";
 import { endpoint, type Call } from "../http/endpoint";
+import { HttpError } from "../http/errors";
+import type { RouteDeps } from "./context";
 import { sendJson, sendJsonText } from "../http/json";
 import { pageRequest, paginate, paginationParams } from "../http/pagination";
 import { param } from "../http/params";
@@ -114,7 +117,26 @@ const requiredToCreate = (p: UserAttributeParams) => [
   p.username === undefined && "username is missing",
 ];
 
+/**
+ * A username is also the path of the user's personal namespace, which shares its routes with
+ * top-level groups: one a group already holds is taken (GitLab's User#namespace_uniq). Asked of the
+ * groups service before auth writes; a group made in between leaves that user without a personal
+ * namespace until renamed, which the groups service logs.
+ */
+async function refuseGroupPath(deps: RouteDeps, actor: common.Actor, username: string | undefined) {
+  if (!username) return;
+  const found = await deps.namespaces
+    .getNamespace({ actor, namespace: { id: 0, fullPath: username } })
+    .catch((err: unknown) => {
+      if (isServiceError(err) && err.code === grpcStatus.NOT_FOUND) return undefined;
+      throw err;
+    });
+  if (found?.kind === "group")
+    throw new HttpError(400, { message: { username: ["has already been taken"] } });
+}
+
 async function createUser({ params, actor, ctx, deps }: Call<typeof userAttributeParams>) {
+  await refuseGroupPath(deps, actor, params.username);
   const u = await deps.auth.createUser({ actor, attributes: toAttributes(params) });
   sendJson(ctx, 201, userWithAdmin(u, deps.config.CANOPY_EXTERNAL_URL));
 }
@@ -122,6 +144,7 @@ async function createUser({ params, actor, ctx, deps }: Call<typeof userAttribut
 const updateUserParams = { ...userIdParams, ...userAttributeParams };
 
 async function updateUser({ params, actor, ctx, deps }: Call<typeof updateUserParams>) {
+  await refuseGroupPath(deps, actor, params.username);
   const u = await deps.auth.updateUser({ actor, id: params.id, attributes: toAttributes(params) });
   // As for a revoked token: drop our own copies now rather than when the event arrives.
   await deps.cache.dropUser(params.id);

@@ -19,10 +19,13 @@ export interface WebUser {
   session: Session;
 }
 
-export const sessionActor = (user: Pick<auth.User, "id" | "username" | "admin">): common.Actor => ({
+export const sessionActor = (
+  user: Pick<auth.User, "id" | "username" | "admin" | "external">,
+): common.Actor => ({
   userId: user.id,
   username: user.username,
   admin: user.admin,
+  external: user.external,
   scopes: [],
   tokenKind: common.TokenKind.TOKEN_KIND_SESSION,
   tokenId: 0,
@@ -38,7 +41,7 @@ export async function currentUser(ctx: Context, deps: WebDeps): Promise<WebUser 
   const session = sessionOf(ctx);
   let found: WebUser | undefined;
   if (session?.data.userId) {
-    const self = sessionActor({ id: session.data.userId, username: "", admin: false });
+    const self = sessionActor({ id: session.data.userId, username: "", admin: false, external: false });
     const user = await deps.auth
       .getUser({ actor: self, id: session.data.userId, username: "" })
       .catch((err) => {

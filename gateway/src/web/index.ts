@@ -12,6 +12,7 @@ import { applicationRoutes } from "./routes/applications";
 import { authorizeRoutes } from "./routes/authorize";
 import { signInRoutes } from "./routes/sign-in";
 import { twoFactorRoutes } from "./routes/two-factor";
+import { groupAvatarRoutes } from "./routes/group-avatars";
 import { SessionStore } from "./session";
 
 // A line under the heading for the errors a person can do something about.
@@ -76,5 +77,6 @@ export function webRoutes(deps: RouteDeps & { log: Logger }) {
   applicationRoutes(router, web);
   authorizeRoutes(router, web);
   twoFactorRoutes(router, web);
+  groupAvatarRoutes(router, web);
   return router.routes();
 }

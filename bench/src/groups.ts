@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+// `npm run bench:groups`: what the Groups API costs at scale. Starts the stack as `npm start` does,
+// writes the dataset straight into the groups schema (groups-dataset.ts: BENCH_GROUPS groups, 100,000
+// by default, and 1,000,000 with BENCH_GROUPS=1000000), then loads the gateway, each beside
+// GET /-/health in the same run:
+//   GET /groups                      a signed-in member, default filters (checks X-Total)
+//   GET /groups?all_available=true   the same member, everything visible to them
+//   GET /groups                      an administrator: every group (> 10,000 rows: no X-Total)
+//   GET /groups/:id                  one of the member's groups
+//   GET /groups/:id/descendant_groups  page 1 of the 10,000-group subtree, as its owner
+// and prints req/s, p50, p99, the ratio to health, the CPU each request cost in each process (and
+// in the rest of the machine, mostly PostgreSQL) and each process's idle RSS. A report, not a test.
+//
+// BENCH_GROUPS (100000), BENCH_GROUP_USERS (10000), BENCH_SECONDS (10), BENCH_CONNECTIONS (32),
+// BENCH_WARMUP_SECONDS (2), BENCH_IDLE_SETTLE_SECONDS (10); BENCH_CASES=member,admin runs only the
+// cases whose name contains one of the words; BENCH_HOLD=1 prints the stack's URL, tokens and
+// database and waits for Ctrl-C before loading (to profile by hand); BENCH_KEEP=1 keeps the database.
+import { randomBytes } from "node:crypto";
+import autocannon from "autocannon";
+import { Client } from "pg";
+import { generateGroups, waitForUserCopies } from "./groups-dataset";
+import { cpuPerRequest, cpuSnapshot } from "./cpu";
+import { sampleProcess } from "./proc";
+import { intFromEnv, loadCells, say, seconds, table } from "./report";
+import { runBench, type BenchStack } from "./stack";
+
+const GROUPS = intFromEnv("BENCH_GROUPS", 100_000);
+const USERS = intFromEnv("BENCH_GROUP_USERS", 10_000);
+const SECONDS = intFromEnv("BENCH_SECONDS", 10);
+const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 32);
+const WARMUP_SECONDS = intFromEnv("BENCH_WARMUP_SECONDS", 2);
+const IDLE_SETTLE_SECONDS = intFromEnv("BENCH_IDLE_SETTLE_SECONDS", 10);
+const UNLIMITED = "1000000000";
+const TARGET_IDLE_RSS_MB = 120;
+const CASES = (process.env.BENCH_CASES ?? "").split(",").filter(Boolean);
+const HOLD = process.env.BENCH_HOLD === "1";
+
+async function api(stack: BenchStack, path: string, token: string, body?: unknown) {
+  const res = await fetch(`${stack.url}/api/v4${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: {
+      "PRIVATE-TOKEN": token,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const json = (await res.json()) as unknown;
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+  return { json: json as Record<string, unknown>, headers: res.headers };
+}
+
+/** A real user (through the API) with a read_api token: only real users can call. */
+async function realUser(stack: BenchStack, label: string) {
+  const username = `bench-${label}-${randomBytes(3).toString("hex")}`;
+  const { json: user } = await api(stack, "/users", stack.rootToken, {
+    username,
+    email: `${username}@example.com`,
+    name: `Bench ${label}`,
+    password: randomBytes(12).toString("base64url"),
+    skip_confirmation: true,
+  });
+  const { json: token } = await api(stack, `/users/${user.id}/personal_access_tokens`, stack.rootToken, {
+    name: "bench",
+    scopes: ["read_api"],
+  });
+  return { id: Number(user.id), token: String(token.token) };
+}
+
+const load = (url: string, headers: Record<string, string> = {}, duration = SECONDS) =>
+  autocannon({ url, connections: CONNECTIONS, duration, headers });
+
+const PROCESSES = ["gateway", "groups", "auth", "launcher", "postgres"];
+
+/** The PostgreSQL backends serving the stack's database, summed as one "postgres" process. */
+async function databaseBackends(databaseUrl: string) {
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  return {
+    pids: async () => {
+      const { rows } = await db.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+      );
+      return Object.fromEntries(rows.map((r) => [`postgres ${r.pid}`, r.pid]));
+    },
+    close: () => db.end(),
+  };
+}
+
+/** BENCH_HOLD=1: what one needs to load or inspect the stack by hand, then wait for Ctrl-C. */
+async function hold(stack: BenchStack, what: Record<string, unknown>) {
+  say(`BENCH_HOLD: ${stack.url}  root token ${stack.rootToken}`);
+  say(`  database ${stack.databaseUrl}`);
+  say(`  pids ${JSON.stringify({ ...stack.pids, launcher: stack.launcherPid })}`);
+  say(`  ${JSON.stringify(what)}`);
+  say("  Ctrl-C to go on with the load");
+  await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
+}
+
+async function idleRss(stack: BenchStack) {
+  const lowest: Record<string, number> = {};
+  for (let i = 0; i < IDLE_SETTLE_SECONDS; i++) {
+    await new Promise((r) => setTimeout(r, 1_000));
+    for (const [name, pid] of Object.entries(stack.pids)) {
+      const rss = pid ? sampleProcess(pid)?.rss : undefined;
+      if (rss !== undefined) lowest[name] = Math.min(lowest[name] ?? Infinity, rss);
+    }
+  }
+  return lowest;
+}
+
+async function main(stack: BenchStack, started: number) {
+  say(`stack ready (${seconds(started)})`);
+  const idle = await idleRss(stack);
+  const member = await realUser(stack, "member");
+  const owner = await realUser(stack, "owner");
+  await waitForUserCopies(stack.databaseUrl, [member.id, owner.id]);
+  const generating = Date.now();
+  const data = await generateGroups(stack.databaseUrl, {
+    groups: GROUPS,
+    users: USERS,
+    memberId: member.id,
+    bigTreeOwnerId: owner.id,
+  });
+  say(`generated ${data.groups} groups, ${USERS} users in ${seconds(generating)}`);
+
+  const first = await api(stack, "/groups", member.token);
+  const expected = data.memberRootIds.length * 10;
+  say(`member's GET /groups: X-Total ${first.headers.get("x-total")} (expected ${expected})`);
+  const admin = await api(stack, "/groups", stack.rootToken);
+  say(`admin's GET /groups: X-Total ${admin.headers.get("x-total") ?? "(none: more than 10,000)"}`);
+
+  const asMember = { "PRIVATE-TOKEN": member.token };
+  const cases: [string, string, Record<string, string>][] = [
+    ["GET /groups (member)", "/api/v4/groups", asMember],
+    ["GET /groups?all_available=true", "/api/v4/groups?all_available=true", asMember],
+    ["GET /groups (admin)", "/api/v4/groups", { "PRIVATE-TOKEN": stack.rootToken }],
+    ["GET /groups/:id", `/api/v4/groups/${data.memberRootIds[0]}`, asMember],
+    [
+      "GET /groups/:id/descendant_groups",
+      `/api/v4/groups/${data.bigRootId}/descendant_groups`,
+      { "PRIVATE-TOKEN": owner.token },
+    ],
+  ];
+  if (HOLD) await hold(stack, { member: member.token, owner: owner.token, data });
+  const chosen = cases.filter(([name]) => !CASES.length || CASES.some((c) => name.includes(c)));
+  const rows: string[][] = [["endpoint", "req/s", "p50", "p99", "failed", "health req/s", "ratio"]];
+  const cpuRows: string[][] = [["CPU ms per request", ...PROCESSES, "bench", "other"]];
+  const backends = await databaseBackends(stack.databaseUrl);
+  const pids = async () => ({ ...stack.pids, launcher: stack.launcherPid, ...(await backends.pids()) });
+  const cpuCells = (name: string, cpu: Record<string, number>) => [
+    name,
+    ...[...PROCESSES, "bench", "other"].map((p) => (cpu[p] === undefined ? "n/a" : cpu[p].toFixed(2))),
+  ];
+  let health: autocannon.Result | undefined;
+  for (const [name, path, headers] of chosen) {
+    if (WARMUP_SECONDS > 0) await load(`${stack.url}${path}`, headers, WARMUP_SECONDS);
+    // The backends as they are at the end (the pools keep theirs), sampled before and after.
+    const running = load(`${stack.url}${path}`, headers);
+    await new Promise((r) => setTimeout(r, 200));
+    const these = await pids();
+    const before = cpuSnapshot(these);
+    const r = await running;
+    const after = cpuSnapshot(these);
+    const h = await load(`${stack.url}/-/health`);
+    cpuRows.push(cpuCells(name, cpuPerRequest(before, after, r.requests.total - r.requests.average * 0.2)));
+    if (!health)
+      cpuRows.push(cpuCells("GET /-/health", cpuPerRequest(after, cpuSnapshot(these), h.requests.total)));
+    health = h;
+    rows.push([
+      name,
+      ...loadCells(r),
+      h.requests.average.toFixed(0),
+      (r.requests.average / h.requests.average).toFixed(2),
+    ]);
+  }
+  await backends.close();
+  say("");
+  table(rows);
+  say("");
+  table(cpuRows);
+  say("");
+  const mb = (b: number | undefined) => (b === undefined ? "n/a" : `${(b / 1048576).toFixed(1)} MB`);
+  table([
+    ["idle RSS", "MB", `<= ${TARGET_IDLE_RSS_MB} MB`],
+    ...Object.entries(idle).map(([name, rss]) => [
+      name,
+      mb(rss),
+      rss <= TARGET_IDLE_RSS_MB * 1048576 ? "ok" : "MISSED",
+    ]),
+  ]);
+  say(`\n${data.groups} groups; ${seconds(started)} in all`);
+}
+
+const started = Date.now();
+say(`bench:groups: ${GROUPS} groups, ${USERS} users, ${SECONDS} s per endpoint, ${CONNECTIONS} connections`);
+runBench(
+  "bench:groups",
+  { CANOPY_RATE_LIMIT_AUTHENTICATED: UNLIMITED, CANOPY_RATE_LIMIT_UNAUTHENTICATED: UNLIMITED },
+  (stack) => main(stack, started),
+);

@@ -1,0 +1,93 @@
+import { planFeatures, type Plan } from "@canopy/kit";
+import type { groups } from "@canopy/protos";
+import { iso, orNull } from "./time";
+
+/** What shaping a group needs besides the group: where links point and which tier is on. */
+export interface GroupShaping {
+  externalUrl: string;
+  plan: Plan;
+}
+
+const base = (url: string) => url.replace(/\/+$/, "");
+
+/**
+ * GitLab's Group entity (lib/api/entities/group.rb with EE's additions), used by every list.
+ * Higher-tier keys are left out on a lower plan, as GitLab CE leaves them out.
+ */
+export function groupEntity(g: groups.Group, s: GroupShaping) {
+  const tier = planFeatures(s.plan);
+  const url = base(s.externalUrl);
+  return {
+    id: g.id,
+    web_url: `${url}/groups/${g.fullPath}`,
+    name: g.name,
+    path: g.path,
+    description: g.description,
+    visibility: g.visibility,
+    share_with_group_lock: g.shareWithGroupLock,
+    require_two_factor_authentication: g.requireTwoFactorAuthentication,
+    two_factor_grace_period: g.twoFactorGracePeriod,
+    project_creation_level: g.projectCreationLevel,
+    auto_devops_enabled: g.autoDevopsEnabled ?? null,
+    subgroup_creation_level: g.subgroupCreationLevel,
+    emails_disabled: g.emailsDisabled ?? null,
+    emails_enabled: g.emailsDisabled === undefined ? null : !g.emailsDisabled,
+    mentions_disabled: g.mentionsDisabled ?? null,
+    lfs_enabled: g.lfsEnabled,
+    default_branch: null,
+    default_branch_protection: g.defaultBranchProtection,
+    avatar_url: g.avatarPath ? `${url}${g.avatarPath}` : null,
+    request_access_enabled: g.requestAccessEnabled,
+    full_name: g.fullName,
+    full_path: g.fullPath,
+    created_at: iso(g.createdAt),
+    parent_id: g.parentId || null,
+    organization_id: 1,
+    shared_runners_setting: g.sharedRunnersSetting,
+    ldap_cn: null,
+    ldap_access: null,
+    ...(tier.fileTemplates ? { file_template_project_id: g.fileTemplateProjectId || null } : {}),
+    ...(tier.adjournedDeletion ? { marked_for_deletion_on: orNull(g.markedForDeletionOn) } : {}),
+    ...(g.customAttributes.length ? { custom_attributes: g.customAttributes } : {}),
+    ...(g.statistics ? { statistics: g.statistics } : {}),
+  };
+}
+
+export const sharedWithGroupEntity = (l: groups.SharedWithGroup) => ({
+  group_id: l.groupId,
+  group_name: l.groupName,
+  group_full_path: l.groupFullPath,
+  group_access_level: l.groupAccessLevel,
+  expires_at: orNull(l.expiresAt),
+});
+
+/**
+ * GitLab's GroupDetail: the group plus shared_with_groups, runners_token for those who administer
+ * it, the higher-tier settings, and the deprecated `projects`/`shared_projects` (empty until the
+ * projects service exists) unless `withProjects` is false.
+ */
+export function groupDetailEntity(
+  d: groups.GroupDetail,
+  s: GroupShaping,
+  options: { withProjects?: boolean } = {},
+) {
+  const g = d.group!;
+  const tier = planFeatures(s.plan);
+  return {
+    ...groupEntity(g, s),
+    shared_with_groups: d.sharedWithGroups.map(sharedWithGroupEntity),
+    ...(d.runnersToken !== undefined ? { runners_token: d.runnersToken } : {}),
+    ...(g.parentId
+      ? {}
+      : { prevent_sharing_groups_outside_hierarchy: g.preventSharingGroupsOutsideHierarchy }),
+    ...(tier.premiumGroupFields
+      ? {
+          shared_runners_minutes_limit: g.sharedRunnersMinutesLimit ?? null,
+          extra_shared_runners_minutes_limit: g.extraSharedRunnersMinutesLimit ?? null,
+          membership_lock: g.membershipLock,
+          prevent_forking_outside_group: g.preventForkingOutsideGroup,
+        }
+      : {}),
+    ...(options.withProjects === false ? {} : { projects: [], shared_projects: [] }),
+  };
+}

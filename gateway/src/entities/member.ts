@@ -1,0 +1,30 @@
+import type { groupMembers } from "@canopy/protos";
+import { iso, orNull } from "./time";
+
+const base = (url: string) => url.replace(/\/+$/, "");
+
+/** GitLab's UserBasic of a member or of who added them, from the groups service's copy. */
+export const memberUserBasic = (u: groupMembers.MemberUser, externalUrl: string) => ({
+  id: u.id,
+  username: u.username,
+  name: u.name,
+  state: u.state || "active",
+  locked: false,
+  avatar_url: u.avatarUrl || null,
+  web_url: `${base(externalUrl)}/${encodeURIComponent(u.username)}`,
+});
+
+/**
+ * GitLab's Member entity (lib/api/entities/member.rb with EE's additions): the user's UserBasic
+ * merged at the top level, then the membership. `created_by` is left out when unknown.
+ */
+export function memberEntity(m: groupMembers.Member, externalUrl: string) {
+  return {
+    ...memberUserBasic(m.user!, externalUrl),
+    access_level: m.accessLevel,
+    created_at: iso(m.createdAt),
+    ...(m.createdBy ? { created_by: memberUserBasic(m.createdBy, externalUrl) } : {}),
+    expires_at: orNull(m.expiresAt),
+    membership_state: "active",
+  };
+}

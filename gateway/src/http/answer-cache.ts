@@ -1,0 +1,87 @@
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import type { Logger, RedisClient } from "@canopy/kit";
+import type { common } from "@canopy/protos";
+
+/** A rendered answer: what the handler set, replayed as is. */
+export interface CachedAnswer {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
+
+/**
+ * Rendered answers of the group reads (lists and details), per caller and request, kept in this
+ * process and valid only under the current *generation*: a counter in Redis, shared by every gateway.
+ *
+ * - Any write through any gateway bumps it before its answer leaves, so a client reads its own writes
+ *   on every gateway, however its requests are spread.
+ * - Changes made without a request (the deletion scheduler, a user deleted in auth) bump it when
+ *   their event reaches a gateway (server.ts); such answers may lag that event by milliseconds.
+ * - The UTC date is part of the key: memberships and shares expire at midnight without any write.
+ * - When Redis cannot say the generation, nothing is served from or kept in the cache.
+ */
+export class AnswerCache {
+  private readonly local: LRUCache<string, CachedAnswer>;
+  private readonly generationKey: string;
+
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly log: Logger,
+    options: { keyPrefix: string; ttlMs: number; maxBytes?: number },
+  ) {
+    this.generationKey = `${options.keyPrefix}answers:generation`;
+    this.local = new LRUCache<string, CachedAnswer>({
+      ttl: Math.max(options.ttlMs, 1),
+      maxSize: options.maxBytes ?? 32 * 1024 * 1024,
+      sizeCalculation: (a) => a.body.length + 256,
+    });
+  }
+
+  get enabled(): boolean {
+    return this.local.ttl > 1;
+  }
+
+  /** The key of a request's answer under the current generation, or undefined to bypass the cache. */
+  async keyFor(
+    actor: common.Actor,
+    path: string,
+    query: Record<string, unknown>,
+  ): Promise<string | undefined> {
+    if (!this.enabled) return undefined;
+    let generation: string | null;
+    try {
+      generation = await this.redis.get(this.generationKey);
+    } catch {
+      return undefined;
+    }
+    // Tokens given as parameters identify the caller, who is in the key already; never kept.
+    const { private_token: _p, access_token: _a, ...rest } = query;
+    const request = JSON.stringify([path, Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))]);
+    const today = new Date().toISOString().slice(0, 10);
+    const who = `${actor.userId}:${actor.admin ? 1 : 0}:${actor.external ? 1 : 0}`;
+    return createHash("sha256")
+      .update(`${generation ?? 0}|${today}|${who}|${request}`)
+      .digest("base64url");
+  }
+
+  get(key: string): CachedAnswer | undefined {
+    return this.local.get(key);
+  }
+
+  set(key: string, answer: CachedAnswer): void {
+    this.local.set(key, answer);
+  }
+
+  /** Every cached answer, on every gateway, is stale from now on. */
+  async invalidate(): Promise<void> {
+    this.local.clear();
+    if (!this.enabled) return;
+    try {
+      await this.redis.incr(this.generationKey);
+    } catch (err) {
+      // Other gateways keep their answers until their TTL or the change's event: logged, not failed.
+      this.log.warn({ err }, "could not bump the answer generation");
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * Helpers of the push-rule HTTP tests: groups made through the API, memberships written straight
+ * into the groups service's table (the members API is another area's), and the rule's row.
+ */
+import { signedInUser, unique, waitFor, type Gateway, type SignedIn, type Stack } from "./support";
+
+/** A top-level group (or a subgroup of `parentId`) made by `token`'s user through POST /groups. */
+export async function newGroup(
+  gw: Gateway,
+  token: string,
+  options: { visibility?: string; parentId?: number } = {},
+) {
+  const path = unique("pr_");
+  const res = await gw.post("/api/v4/groups", {
+    token,
+    json: { name: path, path, visibility: options.visibility ?? "private", parent_id: options.parentId },
+  });
+  if (res.status !== 201) throw new Error(`POST /groups answered ${res.status} ${res.text}`);
+  return res.body as { id: number; full_path: string };
+}
+
+/** A new user who is a direct member of the group at `accessLevel` (nothing when 0). */
+export async function memberOf(stack: Stack, groupId: number, accessLevel: number): Promise<SignedIn> {
+  const signedIn = await signedInUser(stack);
+  await waitFor(
+    `user ${signedIn.user.id} to reach the groups service`,
+    async () =>
+      (await stack.db.query("SELECT 1 FROM groups.users WHERE id = $1", [signedIn.user.id])).rowCount === 1,
+    15_000,
+  );
+  if (accessLevel)
+    await stack.db.query(
+      "INSERT INTO groups.members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)",
+      [groupId, signedIn.user.id, accessLevel],
+    );
+  return signedIn;
+}
+
+/** The group's push_rules row, or undefined. */
+export async function pushRuleRow(stack: Stack, groupId: number) {
+  const { rows } = await stack.db.query("SELECT * FROM groups.push_rules WHERE namespace_id = $1", [groupId]);
+  return rows[0] as Record<string, unknown> | undefined;
+}
