@@ -46,6 +46,59 @@ const NEXT_ID = "nextval(pg_get_serial_sequence('namespaces', 'id'))";
 // 0 private, 10 internal, 20 public, by position: a third each.
 const visibilityOf = (i: string) => `((${i}) % 3) * 10`;
 
+/** Roots number `from`..`to` (paths bench-r<n>), each with 9 subgroups no more visible than it. */
+async function insertRoots(db: Client, from: number, to: number) {
+  await q(
+    db,
+    `WITH ids AS (SELECT ${NEXT_ID} AS id, g FROM generate_series($1::int, $2::int) g)
+     INSERT INTO namespaces (id, kind, traversal_ids, path, name, full_path, full_name, visibility_level)
+     SELECT id, 'group', ARRAY[id], 'bench-r' || g, 'Bench Root ' || g, 'bench-r' || g, 'Bench Root ' || g,
+            ${visibilityOf("g")}
+       FROM ids`,
+    [from, to],
+  );
+  await q(
+    db,
+    `WITH parents AS (SELECT * FROM namespaces
+                       WHERE parent_id IS NULL AND path = ANY(SELECT 'bench-r' || g FROM generate_series($1::int, $2::int) g)),
+     ids AS (SELECT ${NEXT_ID} AS id, p.id AS pid, p.traversal_ids, p.full_path, p.full_name,
+                    p.visibility_level AS pv, k
+               FROM parents p, generate_series(1, 9) k)
+     INSERT INTO namespaces (id, kind, parent_id, traversal_ids, path, name, full_path, full_name, visibility_level)
+     SELECT id, 'group', pid, traversal_ids || id, 'sub' || k, 'Sub ' || k, full_path || '/sub' || k,
+            full_name || ' / Sub ' || k, LEAST(pv, ${visibilityOf("k")})
+       FROM ids`,
+    [from, to],
+  );
+}
+
+/** Vacuumed here rather than by autovacuum in the middle of the load (at 1M rows it takes a core for a
+ * minute): the measurement is then of the API, not of PostgreSQL tidying up after the insert. */
+async function vacuumAndCount(db: Client): Promise<number> {
+  await q(db, "VACUUM (ANALYZE) namespaces, members, users");
+  return (await q(db, "SELECT count(*)::int AS n FROM namespaces WHERE kind = 'group'")).rows[0].n as number;
+}
+
+/**
+ * Grows a generated dataset to about `groups` groups with more roots of 10 groups each, touching
+ * nothing the first generation made: the same callers then see the same groups, in a larger table.
+ */
+export async function growGroups(databaseUrl: string, dataset: Dataset, groups: number): Promise<Dataset> {
+  const db = new Client({ connectionString: databaseUrl, options: "-c search_path=groups" });
+  await db.connect();
+  try {
+    const roots = Math.max(dataset.roots, Math.floor((groups - (dataset.groups - dataset.roots * 10)) / 10));
+    if (roots > dataset.roots) {
+      await q(db, "BEGIN");
+      await insertRoots(db, dataset.roots + 1, roots);
+      await q(db, "COMMIT");
+    }
+    return { ...dataset, roots, groups: await vacuumAndCount(db) };
+  } finally {
+    await db.end();
+  }
+}
+
 export async function generateGroups(
   databaseUrl: string,
   options: { groups: number; users: number; memberId: number; bigTreeOwnerId: number },
@@ -55,26 +108,7 @@ export async function generateGroups(
   try {
     await q(db, "BEGIN");
     const roots = Math.max(1, Math.floor(options.groups / 10));
-    await q(
-      db,
-      `WITH ids AS (SELECT ${NEXT_ID} AS id, g FROM generate_series(1, $1) g)
-       INSERT INTO namespaces (id, kind, traversal_ids, path, name, full_path, full_name, visibility_level)
-       SELECT id, 'group', ARRAY[id], 'bench-r' || g, 'Bench Root ' || g, 'bench-r' || g, 'Bench Root ' || g,
-              ${visibilityOf("g")}
-         FROM ids`,
-      [roots],
-    );
-    await q(
-      db,
-      `WITH parents AS (SELECT * FROM namespaces WHERE parent_id IS NULL AND path LIKE 'bench-r%'),
-       ids AS (SELECT ${NEXT_ID} AS id, p.id AS pid, p.traversal_ids, p.full_path, p.full_name,
-                      p.visibility_level AS pv, k
-                 FROM parents p, generate_series(1, 9) k)
-       INSERT INTO namespaces (id, kind, parent_id, traversal_ids, path, name, full_path, full_name, visibility_level)
-       SELECT id, 'group', pid, traversal_ids || id, 'sub' || k, 'Sub ' || k, full_path || '/sub' || k,
-              full_name || ' / Sub ' || k, LEAST(pv, ${visibilityOf("k")})
-         FROM ids`,
-    );
+    await insertRoots(db, 1, roots);
     const big = await q(
       db,
       `INSERT INTO namespaces (id, kind, traversal_ids, path, name, full_path, full_name, visibility_level)
@@ -158,11 +192,7 @@ export async function generateGroups(
       options.bigTreeOwnerId,
     ]);
     await q(db, "COMMIT");
-    // Vacuumed here rather than by autovacuum in the middle of the load (at 1M rows it takes a core
-    // for a minute): the measurement is then of the API, not of PostgreSQL tidying up after the insert.
-    await q(db, "VACUUM (ANALYZE) namespaces, members, users");
-    const total = (await q(db, "SELECT count(*)::int AS n FROM namespaces WHERE kind = 'group'")).rows[0]
-      .n as number;
+    const total = await vacuumAndCount(db);
     return { roots, groups: total, bigRootId, chainLeafId: parent!.id, memberRootIds };
   } finally {
     await db.end();

@@ -1,30 +1,47 @@
 #!/usr/bin/env node
 // `npm run bench:groups`: what the Groups API costs at scale. Starts the stack as `npm start` does,
-// writes the dataset straight into the groups schema (groups-dataset.ts: BENCH_GROUPS groups, 100,000
-// by default, and 1,000,000 with BENCH_GROUPS=1000000), then loads the gateway, each beside
-// GET /-/health in the same run:
+// writes the dataset straight into the groups schema (groups-dataset.ts), then loads the gateway,
+// each case beside GET /-/health in the same run:
 //   GET /groups                      a signed-in member, default filters (checks X-Total)
 //   GET /groups?all_available=true   the same member, everything visible to them
 //   GET /groups                      an administrator: every group (> 10,000 rows: no X-Total)
 //   GET /groups/:id                  one of the member's groups
-//   GET /groups/:id/descendant_groups  page 1 of the 10,000-group subtree, as its owner
-// and prints req/s, p50, p99, the ratio to health, the CPU each request cost in each process (and
-// in the rest of the machine, mostly PostgreSQL) and each process's idle RSS. A report, not a test.
+//   GET /groups/:id/descendant_groups  page 1 of the 10,000-group subtree, as its owner (also at
+//                                    BENCH_LATENCY_CONNECTIONS, 1, for its latency without queueing)
+// each "cached" (the same request again and again: the gateway's answer cache) and "uncached" (every
+// request different, so each reaches the groups service and PostgreSQL). It prints req/s, p50, p99,
+// the ratio to health, the CPU each request cost in each process (and in the rest of the machine,
+// mostly PostgreSQL) and each process's idle RSS. A report, not a test.
+//
+// BENCH_GROUPS=100000,1000000 measures 100k groups, grows the same dataset to 1M on the same stack
+// and measures again, then sets each figure at 1M beside its 100k value (paired, so the machine's
+// drift between runs does not pass for cost). One number measures one size.
 //
 // BENCH_GROUPS (100000), BENCH_GROUP_USERS (10000), BENCH_SECONDS (10), BENCH_CONNECTIONS (32),
-// BENCH_WARMUP_SECONDS (2), BENCH_IDLE_SETTLE_SECONDS (10); BENCH_CASES=member,admin runs only the
-// cases whose name contains one of the words; BENCH_HOLD=1 prints the stack's URL, tokens and
-// database and waits for Ctrl-C before loading (to profile by hand); BENCH_KEEP=1 keeps the database.
+// BENCH_WARMUP_SECONDS (2), BENCH_IDLE_SETTLE_SECONDS (10), BENCH_MODES (cached,uncached);
+// BENCH_CASES=member,admin runs only the cases whose name contains one of the words; BENCH_HOLD=1
+// prints the stack's URL, tokens and database and waits for Ctrl-C before loading (to profile by
+// hand); BENCH_KEEP=1 keeps the database.
 import { randomBytes } from "node:crypto";
-import autocannon from "autocannon";
 import { Client } from "pg";
-import { generateGroups, waitForUserCopies } from "./groups-dataset";
-import { cpuPerRequest, cpuSnapshot } from "./cpu";
+import { generateGroups, growGroups, waitForUserCopies, type Dataset } from "./groups-dataset";
+import { measure, type LoadOptions, type Mode } from "./groups-load";
+import { printComparison, printResults, type Results } from "./groups-report";
 import { sampleProcess } from "./proc";
-import { intFromEnv, loadCells, say, seconds, table } from "./report";
+import { intFromEnv, say, seconds, table } from "./report";
 import { runBench, type BenchStack } from "./stack";
 
-const GROUPS = intFromEnv("BENCH_GROUPS", 100_000);
+/** Dataset sizes, measured in turn on one stack: "100000,1000000" grows the first dataset to the second. */
+const SIZES = (process.env.BENCH_GROUPS || "100000").split(",").map((v) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 100)
+    throw new Error("BENCH_GROUPS: whole numbers of groups, comma-separated");
+  return n;
+});
+const MODES = (process.env.BENCH_MODES || "cached,uncached").split(",") as Mode[];
+if (MODES.some((m) => m !== "cached" && m !== "uncached")) throw new Error("BENCH_MODES: cached,uncached");
+const LATENCY_CONNECTIONS = intFromEnv("BENCH_LATENCY_CONNECTIONS", 1);
+const DESCENDANTS = "GET /groups/:id/descendant_groups";
 const USERS = intFromEnv("BENCH_GROUP_USERS", 10_000);
 const SECONDS = intFromEnv("BENCH_SECONDS", 10);
 const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 32);
@@ -65,11 +82,6 @@ async function realUser(stack: BenchStack, label: string) {
   });
   return { id: Number(user.id), token: String(token.token) };
 }
-
-const load = (url: string, headers: Record<string, string> = {}, duration = SECONDS) =>
-  autocannon({ url, connections: CONNECTIONS, duration, headers });
-
-const PROCESSES = ["gateway", "groups", "auth", "launcher", "postgres"];
 
 /** The PostgreSQL backends serving the stack's database, summed as one "postgres" process. */
 async function databaseBackends(databaseUrl: string) {
@@ -114,70 +126,32 @@ async function main(stack: BenchStack, started: number) {
   const member = await realUser(stack, "member");
   const owner = await realUser(stack, "owner");
   await waitForUserCopies(stack.databaseUrl, [member.id, owner.id]);
-  const generating = Date.now();
-  const data = await generateGroups(stack.databaseUrl, {
-    groups: GROUPS,
-    users: USERS,
-    memberId: member.id,
-    bigTreeOwnerId: owner.id,
-  });
-  say(`generated ${data.groups} groups, ${USERS} users in ${seconds(generating)}`);
-
-  const first = await api(stack, "/groups", member.token);
-  const expected = data.memberRootIds.length * 10;
-  say(`member's GET /groups: X-Total ${first.headers.get("x-total")} (expected ${expected})`);
-  const admin = await api(stack, "/groups", stack.rootToken);
-  say(`admin's GET /groups: X-Total ${admin.headers.get("x-total") ?? "(none: more than 10,000)"}`);
-
-  const asMember = { "PRIVATE-TOKEN": member.token };
-  const cases: [string, string, Record<string, string>][] = [
-    ["GET /groups (member)", "/api/v4/groups", asMember],
-    ["GET /groups?all_available=true", "/api/v4/groups?all_available=true", asMember],
-    ["GET /groups (admin)", "/api/v4/groups", { "PRIVATE-TOKEN": stack.rootToken }],
-    ["GET /groups/:id", `/api/v4/groups/${data.memberRootIds[0]}`, asMember],
-    [
-      "GET /groups/:id/descendant_groups",
-      `/api/v4/groups/${data.bigRootId}/descendant_groups`,
-      { "PRIVATE-TOKEN": owner.token },
-    ],
-  ];
-  if (HOLD) await hold(stack, { member: member.token, owner: owner.token, data });
-  const chosen = cases.filter(([name]) => !CASES.length || CASES.some((c) => name.includes(c)));
-  const rows: string[][] = [["endpoint", "req/s", "p50", "p99", "failed", "health req/s", "ratio"]];
-  const cpuRows: string[][] = [["CPU ms per request", ...PROCESSES, "bench", "other"]];
   const backends = await databaseBackends(stack.databaseUrl);
-  const pids = async () => ({ ...stack.pids, launcher: stack.launcherPid, ...(await backends.pids()) });
-  const cpuCells = (name: string, cpu: Record<string, number>) => [
-    name,
-    ...[...PROCESSES, "bench", "other"].map((p) => (cpu[p] === undefined ? "n/a" : cpu[p].toFixed(2))),
-  ];
-  let health: autocannon.Result | undefined;
-  for (const [name, path, headers] of chosen) {
-    if (WARMUP_SECONDS > 0) await load(`${stack.url}${path}`, headers, WARMUP_SECONDS);
-    // The backends as they are at the end (the pools keep theirs), sampled before and after.
-    const running = load(`${stack.url}${path}`, headers);
-    await new Promise((r) => setTimeout(r, 200));
-    const these = await pids();
-    const before = cpuSnapshot(these);
-    const r = await running;
-    const after = cpuSnapshot(these);
-    const h = await load(`${stack.url}/-/health`);
-    cpuRows.push(cpuCells(name, cpuPerRequest(before, after, r.requests.total - r.requests.average * 0.2)));
-    if (!health)
-      cpuRows.push(cpuCells("GET /-/health", cpuPerRequest(after, cpuSnapshot(these), h.requests.total)));
-    health = h;
-    rows.push([
-      name,
-      ...loadCells(r),
-      h.requests.average.toFixed(0),
-      (r.requests.average / h.requests.average).toFixed(2),
-    ]);
+  const options: LoadOptions = {
+    seconds: SECONDS,
+    warmupSeconds: WARMUP_SECONDS,
+    connections: CONNECTIONS,
+    pids: async () => ({ ...stack.pids, launcher: stack.launcherPid, ...(await backends.pids()) }),
+  };
+  const bySize: Results[] = [];
+  let data: Dataset | undefined;
+  for (const size of SIZES) {
+    const generating = Date.now();
+    data = data
+      ? await growGroups(stack.databaseUrl, data, size)
+      : await generateGroups(stack.databaseUrl, {
+          groups: size,
+          users: USERS,
+          memberId: member.id,
+          bigTreeOwnerId: owner.id,
+        });
+    say(`\n== ${data.groups} groups (${USERS} users), made in ${seconds(generating)}`);
+    const results = await measureAll(stack, data, { member, owner }, options);
+    bySize.push(results);
+    printResults(results);
   }
   await backends.close();
-  say("");
-  table(rows);
-  say("");
-  table(cpuRows);
+  if (bySize.length > 1) printComparison(bySize[0]!, bySize.at(-1)!);
   say("");
   const mb = (b: number | undefined) => (b === undefined ? "n/a" : `${(b / 1048576).toFixed(1)} MB`);
   table([
@@ -188,11 +162,66 @@ async function main(stack: BenchStack, started: number) {
       rss <= TARGET_IDLE_RSS_MB * 1048576 ? "ok" : "MISSED",
     ]),
   ]);
-  say(`\n${data.groups} groups; ${seconds(started)} in all`);
+  say(`\n${seconds(started)} in all`);
+}
+
+interface Caller {
+  id: number;
+  token: string;
+}
+
+async function measureAll(
+  stack: BenchStack,
+  data: Dataset,
+  who: { member: Caller; owner: Caller },
+  options: LoadOptions,
+): Promise<Results> {
+  const first = await api(stack, "/groups", who.member.token);
+  say(
+    `member's GET /groups: X-Total ${first.headers.get("x-total")} (expected ${data.memberRootIds.length * 10})`,
+  );
+  const admin = await api(stack, "/groups", stack.rootToken);
+  say(`admin's GET /groups: X-Total ${admin.headers.get("x-total") ?? "(none: more than 10,000)"}`);
+  const asMember = { "PRIVATE-TOKEN": who.member.token };
+  const asOwner = { "PRIVATE-TOKEN": who.owner.token };
+  const cases: [string, string, Record<string, string>][] = [
+    ["GET /groups (member)", "/api/v4/groups", asMember],
+    ["GET /groups?all_available=true", "/api/v4/groups?all_available=true", asMember],
+    ["GET /groups (admin)", "/api/v4/groups", { "PRIVATE-TOKEN": stack.rootToken }],
+    ["GET /groups/:id", `/api/v4/groups/${data.memberRootIds[0]}`, asMember],
+    [DESCENDANTS, `/api/v4/groups/${data.bigRootId}/descendant_groups`, asOwner],
+  ];
+  if (HOLD) await hold(stack, { member: who.member.token, owner: who.owner.token, data });
+  const chosen = cases.filter(([name]) => !CASES.length || CASES.some((c) => name.includes(c)));
+  const results: Results = { groups: data.groups, rows: [] };
+  for (const [name, path, headers] of chosen)
+    for (const mode of MODES)
+      results.rows.push({
+        name,
+        mode,
+        connections: CONNECTIONS,
+        ...(await measure(`${stack.url}${path}`, headers, mode, options)),
+      });
+  // The descendants page's own latency, without 32 connections queueing on two cores.
+  const descendants = chosen.find(([name]) => name === DESCENDANTS);
+  if (descendants && LATENCY_CONNECTIONS !== CONNECTIONS)
+    for (const mode of MODES)
+      results.rows.push({
+        name: DESCENDANTS,
+        mode,
+        connections: LATENCY_CONNECTIONS,
+        ...(await measure(`${stack.url}${descendants[1]}`, descendants[2], mode, {
+          ...options,
+          connections: LATENCY_CONNECTIONS,
+        })),
+      });
+  return results;
 }
 
 const started = Date.now();
-say(`bench:groups: ${GROUPS} groups, ${USERS} users, ${SECONDS} s per endpoint, ${CONNECTIONS} connections`);
+say(
+  `bench:groups: ${SIZES.join(" then ")} groups, ${USERS} users, ${SECONDS} s per endpoint, ${CONNECTIONS} connections`,
+);
 runBench(
   "bench:groups",
   { CANOPY_RATE_LIMIT_AUTHENTICATED: UNLIMITED, CANOPY_RATE_LIMIT_UNAUTHENTICATED: UNLIMITED },

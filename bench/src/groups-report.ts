@@ -1,0 +1,69 @@
+// What bench:groups prints: per dataset size a table of loads and one of CPU per request, and, when
+// it measured several sizes, each figure at the largest beside the smallest with the issue's 1.3× rule.
+import type { Measured, Mode } from "./groups-load";
+import { ratioOf } from "./groups-load";
+import { loadCells, say, table } from "./report";
+
+export interface Row extends Measured {
+  name: string;
+  mode: Mode;
+  connections: number;
+}
+
+export interface Results {
+  groups: number;
+  rows: Row[];
+}
+
+const PROCESSES = ["gateway", "groups", "auth", "launcher", "postgres", "bench", "other"];
+/** At the largest size, each figure within this factor of the smallest's. */
+const GROWTH_LIMIT = 1.3;
+const label = (r: Row) => `${r.name} ${r.mode}${r.connections === 32 ? "" : ` @${r.connections}`}`;
+
+export function printResults(results: Results) {
+  say("");
+  table([
+    ["endpoint", "req/s", "p50", "p99", "failed", "health req/s", "ratio"],
+    ...results.rows.map((r) => [
+      label(r),
+      ...loadCells(r.result),
+      r.health.requests.average.toFixed(0),
+      ratioOf(r).toFixed(2),
+    ]),
+  ]);
+  say("");
+  table([
+    ["CPU ms per request", ...PROCESSES],
+    ...results.rows.map((r) => [
+      label(r),
+      ...PROCESSES.map((p) => (r.cpu[p] === undefined ? "n/a" : r.cpu[p]!.toFixed(2))),
+    ]),
+  ]);
+}
+
+/**
+ * Throughput is compared as the ratio to health in the same run (the machine's speed drifts between
+ * cases), latency as p50; a p50 within a millisecond counts as the same (autocannon's resolution).
+ */
+export function printComparison(small: Results, large: Results) {
+  say(`\n== ${large.groups} groups beside ${small.groups} (limit ${GROWTH_LIMIT}×)`);
+  const rows = [["case", "ratio small", "ratio large", "×", "p50 small", "p50 large", "verdict"]];
+  for (const l of large.rows) {
+    const s = small.rows.find((r) => label(r) === label(l));
+    if (!s) continue;
+    const slower = ratioOf(s) / ratioOf(l);
+    const p50s = s.result.latency.p50;
+    const p50l = l.result.latency.p50;
+    const ok = slower <= GROWTH_LIMIT && (p50l <= p50s * GROWTH_LIMIT || p50l - p50s <= 1);
+    rows.push([
+      label(l),
+      ratioOf(s).toFixed(2),
+      ratioOf(l).toFixed(2),
+      slower.toFixed(2),
+      `${p50s} ms`,
+      `${p50l} ms`,
+      ok ? "ok" : "MISSED",
+    ]);
+  }
+  table(rows);
+}
