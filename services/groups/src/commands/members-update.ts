@@ -44,5 +44,5 @@ export async function updateMember(
       actor,
     );
   });
-  return directMember(deps, group.row.id, req.userId);
+  return directMember(deps, actor, group.row.id, req.userId);
 }
