@@ -33,6 +33,7 @@ export async function updateMember(
     if (Object.keys(errors).length) throw invalid(errors);
     if (req.accessLevel === member.access_level && expiresAt === member.expires_at) return;
     const updated = await updateMembership(tx, member.id, { accessLevel: req.accessLevel, expiresAt });
+    if (!updated) throw memberNotFound();
     await recordEvent(
       tx,
       GROUPS_EVENTS.memberUpdated,
