@@ -41,3 +41,8 @@ export async function pushRuleRow(stack: Stack, groupId: number) {
   const { rows } = await stack.db.query("SELECT * FROM groups.push_rules WHERE namespace_id = $1", [groupId]);
   return rows[0] as Record<string, unknown> | undefined;
 }
+
+export const url = (id: number | string) => `/api/v4/groups/${id}/push_rule`;
+export const NOT_FOUND = { message: "404 Not Found" };
+/** Parameters in a JSON body, or in the query string of a GET (which has no body). */
+export const bodyFor = (method: string, json: Record<string, unknown>) => (method === "GET" ? {} : { json });
