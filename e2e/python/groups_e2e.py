@@ -131,6 +131,15 @@ def avatar_upload(w):
     equal(downloaded.content, PNG, "the avatar's bytes")
     err = refusal(gitlab.exceptions.GitlabHttpError, lambda: w.gl("bob").http_get(f"/groups/{group.id}/avatar"))
     equal((err.response_code, err.error_message), (404, "404 Group Not Found"), "someone else's group avatar")
+    # python-gitlab 3.12 sends `avatar = ""` as an empty file "avatar.png": GitLab refuses it (400) and
+    # keeps the avatar; a plain empty value removes it.
+    group.avatar = ""
+    err = refusal(gitlab.exceptions.GitlabUpdateError, group.save)
+    equal(err.response_code, 400, 'avatar = "" as python-gitlab sends it')
+    check("avatar" in err.error_message, f"the refusal names the avatar: {err.error_message}")
+    equal(bool(gl.groups.get(group.id).avatar_url), True, "the avatar is kept")
+    gl.http_put(f"/groups/{group.id}", post_data={"avatar": ""})
+    equal(gl.groups.get(group.id).avatar_url, None, "avatar= removes it")
 
 
 @scenario("create_top_and_subgroup")

@@ -10,9 +10,9 @@ import {
   startStack,
   unique,
   UNAUTHORIZED,
-  waitFor,
   type Stack,
 } from "./support";
+import { insertMembership } from "../../services/groups/test/memberships";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -30,16 +30,8 @@ async function newGroup(token: string, attributes: Record<string, unknown> = {})
 }
 
 /** A direct membership written straight into the groups schema (the members API is elsewhere). */
-async function addMember(groupId: number, userId: number, accessLevel: number) {
-  await waitFor("the user's copy in groups", async () => {
-    const { rowCount } = await stack.db.query("SELECT 1 FROM groups.users WHERE id = $1", [userId]);
-    return rowCount === 1;
-  });
-  await stack.db.query(
-    "INSERT INTO groups.members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)",
-    [groupId, userId, accessLevel],
-  );
-}
+const addMember = (groupId: number, userId: number, accessLevel: number) =>
+  insertMembership(stack.db, { groupId, userId, accessLevel });
 
 describe("DELETE /groups/:id", () => {
   it("marks: 202 Accepted, GET shows marked_for_deletion_on, a second DELETE is GitLab's 400", async () => {

@@ -2,7 +2,8 @@
  * Helpers of the push-rule HTTP tests: groups made through the API, memberships written straight
  * into the groups service's table (the members API is another area's), and the rule's row.
  */
-import { signedInUser, unique, waitFor, type Gateway, type SignedIn, type Stack } from "./support";
+import { signedInUser, unique, type Gateway, type SignedIn, type Stack } from "./support";
+import { insertMembership } from "../../services/groups/test/memberships";
 
 /** A top-level group (or a subgroup of `parentId`) made by `token`'s user through POST /groups. */
 export async function newGroup(
@@ -22,17 +23,7 @@ export async function newGroup(
 /** A new user who is a direct member of the group at `accessLevel` (nothing when 0). */
 export async function memberOf(stack: Stack, groupId: number, accessLevel: number): Promise<SignedIn> {
   const signedIn = await signedInUser(stack);
-  await waitFor(
-    `user ${signedIn.user.id} to reach the groups service`,
-    async () =>
-      (await stack.db.query("SELECT 1 FROM groups.users WHERE id = $1", [signedIn.user.id])).rowCount === 1,
-    15_000,
-  );
-  if (accessLevel)
-    await stack.db.query(
-      "INSERT INTO groups.members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)",
-      [groupId, signedIn.user.id, accessLevel],
-    );
+  if (accessLevel) await insertMembership(stack.db, { groupId, userId: signedIn.user.id, accessLevel });
   return signedIn;
 }
 
@@ -41,3 +32,8 @@ export async function pushRuleRow(stack: Stack, groupId: number) {
   const { rows } = await stack.db.query("SELECT * FROM groups.push_rules WHERE namespace_id = $1", [groupId]);
   return rows[0] as Record<string, unknown> | undefined;
 }
+
+export const url = (id: number | string) => `/api/v4/groups/${id}/push_rule`;
+export const NOT_FOUND = { message: "404 Not Found" };
+/** Parameters in a JSON body, or in the query string of a GET (which has no body). */
+export const bodyFor = (method: string, json: Record<string, unknown>) => (method === "GET" ? {} : { json });

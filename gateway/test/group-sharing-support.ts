@@ -3,6 +3,7 @@
  * direct memberships written as the members API would write them (not this area's endpoints).
  */
 import { signedInUser, unique, waitFor, type SignedIn, type Stack } from "./support";
+import { insertMembership } from "../../services/groups/test/memberships";
 
 export interface ApiGroup {
   id: number;
@@ -36,12 +37,8 @@ export async function knownUser(stack: Stack, attributes: Record<string, unknown
   return u;
 }
 
-export async function addMember(stack: Stack, groupId: number, userId: number, accessLevel: number) {
-  await stack.db.query(
-    "INSERT INTO groups.members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)",
-    [groupId, userId, accessLevel],
-  );
-}
+export const addMember = (stack: Stack, groupId: number, userId: number, accessLevel: number) =>
+  insertMembership(stack.db, { groupId, userId, accessLevel });
 
 /** The links of a shared group, as stored. */
 export async function storedLinks(stack: Stack, sharedGroupId: number) {

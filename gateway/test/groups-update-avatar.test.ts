@@ -159,3 +159,20 @@ it("refuses a file part in a field that is not a file, and several files for one
   );
   expect(userFile.body).toEqual({ error: "file uploads are not accepted here" });
 });
+
+it('answers python-gitlab 3.12\'s `avatar = ""` (an empty file part "avatar.png") as GitLab does: 400, avatar kept', async () => {
+  // python-gitlab before 5.x sends an ImageAttribute's "" as a file (utils._transform_types); GitLab
+  // checks the empty file like any other (python-gitlab issues #2805, #2933). Only a plain empty
+  // field, `avatar=`, removes the avatar.
+  const path = unique("ave_");
+  const created = await send("POST", "/api/v4/groups", { name: path, path, avatar: [gif(), "logo.gif"] });
+  const id = created.body.id as number;
+  const empty = await send("PUT", `/api/v4/groups/${id}`, { avatar: [Buffer.alloc(0), "avatar.png"] });
+  expect(empty.status).toBe(400);
+  expect(empty.body).toEqual({ message: { avatar: [UNSUPPORTED] } });
+  const kept = await stack.gw.get(`/api/v4/groups/${id}`, { token: owner.secret });
+  expect((kept.body as { avatar_url: unknown }).avatar_url).toBe(created.body.avatar_url);
+  const removed = await send("PUT", `/api/v4/groups/${id}`, { avatar: "" });
+  expect(removed.status).toBe(200);
+  expect(removed.body.avatar_url).toBeNull();
+});

@@ -8,9 +8,9 @@ import {
   startStack,
   unique,
   UNAUTHORIZED,
-  waitFor,
   type Stack,
 } from "./support";
+import { insertMembership } from "../../services/groups/test/memberships";
 
 let stack: Stack;
 let owner: string;
@@ -28,15 +28,8 @@ async function newGroup(token: string, extra: Record<string, unknown> = {}) {
 }
 
 /** A membership written straight in the groups schema, once auth's event brought the user there. */
-async function addMember(groupId: number, userId: number, level: number) {
-  await waitFor(`user ${userId} in groups`, async () =>
-    Boolean((await stack.db.query("SELECT 1 FROM groups.users WHERE id = $1", [userId])).rowCount),
-  );
-  await stack.db.query(
-    "INSERT INTO groups.members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)",
-    [groupId, userId, level],
-  );
-}
+const addMember = (groupId: number, userId: number, level: number) =>
+  insertMembership(stack.db, { groupId, userId, accessLevel: level });
 
 it("updates with a JSON body (python-gitlab's save) and answers 200 GroupDetail with runners_token and projects", async () => {
   const g = await newGroup(owner);

@@ -16,7 +16,8 @@ export const memberUserBasic = (u: groupMembers.MemberUser, externalUrl: string)
 
 /**
  * GitLab's Member entity (lib/api/entities/member.rb with EE's additions): the user's UserBasic
- * merged at the top level, then the membership. `created_by` is left out when unknown.
+ * merged at the top level, then the membership. `created_by` is left out when unknown; `email` is
+ * there only when the service gave it (to administrators).
  */
 export function memberEntity(m: groupMembers.Member, externalUrl: string) {
   return {
@@ -25,6 +26,7 @@ export function memberEntity(m: groupMembers.Member, externalUrl: string) {
     created_at: iso(m.createdAt),
     ...(m.createdBy ? { created_by: memberUserBasic(m.createdBy, externalUrl) } : {}),
     expires_at: orNull(m.expiresAt),
+    ...(m.user!.email !== undefined ? { email: m.user!.email } : {}),
     membership_state: "active",
   };
 }

@@ -19,6 +19,8 @@ const updateGroupParams = {
     .oneOf(["enabled", "disabled_with_override", "disabled_and_unoverridable", "disabled_and_overridable"])
     .optional(),
   prevent_sharing_groups_outside_hierarchy: param.boolean().optional(),
+  // Not in GitLab's API (its group settings page sets it); top-level groups only. See README.
+  allow_mfa_for_subgroups: param.boolean().optional(),
 };
 
 async function updateGroup({ params: p, actor, ctx, deps }: Call<typeof updateGroupParams>) {
@@ -31,6 +33,7 @@ async function updateGroup({ params: p, actor, ctx, deps }: Call<typeof updateGr
       preventForkingOutsideGroup: p.prevent_forking_outside_group,
       sharedRunnersSetting: p.shared_runners_setting,
       preventSharingGroupsOutsideHierarchy: p.prevent_sharing_groups_outside_hierarchy,
+      allowMfaForSubgroups: p.allow_mfa_for_subgroups,
     },
     avatar: avatarUpload(p.avatar, { removable: true }),
   });

@@ -28,6 +28,7 @@ export const userHint = (u: auth.User | undefined): events.UserSnapshot | undefi
     external: u.external,
     canCreateGroup: u.canCreateGroup,
     avatarUrl: "",
+    email: u.email,
   };
 
 /** Attributes POST /groups and PUT /groups/:id share (reference §4.3, §4.4). */

@@ -56,7 +56,7 @@ async function recordedUpdates(): Promise<Recorded[]> {
 async function storedSnapshots(): Promise<events.UserSnapshot[]> {
   const { rows } = await db.query<events.UserSnapshot>(
     `SELECT id AS "userId", username, name, state, admin, external, can_create_group AS "canCreateGroup",
-            '' AS "avatarUrl"
+            '' AS "avatarUrl", email
        FROM users ORDER BY id`,
   );
   return rows;

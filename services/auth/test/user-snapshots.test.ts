@@ -21,7 +21,7 @@ afterAll(async () => {
 async function storedSnapshot(id: number): Promise<events.UserSnapshot> {
   const { rows } = await h.db.query<events.UserSnapshot>(
     `SELECT id AS "userId", username, name, state, admin, external, can_create_group AS "canCreateGroup",
-            '' AS "avatarUrl"
+            '' AS "avatarUrl", email
        FROM auth.users WHERE id = $1`,
     [id],
   );
@@ -49,6 +49,7 @@ describe("UserCreated", () => {
       external: true,
       canCreateGroup: false,
       avatarUrl: "",
+      email: attributes.email,
     });
     expect(payload.user).toEqual(await storedSnapshot(user.id));
   });
@@ -72,6 +73,7 @@ describe("UserUpdated", () => {
     ["admin", () => ({ admin: true }), { admin: true }],
     ["external", () => ({ external: true }), { external: true }],
     ["can_create_group", () => ({ canCreateGroup: false }), { canCreateGroup: false }],
+    ["email", (u) => ({ email: `${u}@example.org` }), {}],
   ])("is recorded with the committed snapshot when %s changes", async (_field, change, expected) => {
     const user = await createUser(h);
     const attributes = change(user.username);
@@ -97,13 +99,14 @@ describe("UserUpdated", () => {
       external: true,
       canCreateGroup: true,
       avatarUrl: "",
+      email: user.email,
     });
   });
 
   it("is not recorded for a write that changes nothing in the snapshot", async () => {
     const user = await createUser(h);
-    // Password, email, profile fields and values equal to the stored ones: none is in the snapshot.
-    await update(user.id, { password: "another-passw0rd", email: `${unique("moved_")}@example.com` });
+    // Password, profile fields and values equal to the stored ones: none is in the snapshot.
+    await update(user.id, { password: "another-passw0rd", email: user.email });
     await update(user.id, { bio: "new bio", location: "Berlin", note: "admin note", projectsLimit: 5 });
     await update(user.id, { name: user.name, admin: false, external: false, canCreateGroup: true });
     await update(user.id, {});

@@ -13,6 +13,11 @@ export const groupsConfigSchema = baseConfigSchema.extend({
   CANOPY_GROUPS_REMOVAL_POLL_MS: z.coerce.number().int().min(0).default(1_000),
   /** How often a replica looks for groups marked longer ago than the adjourned period; 0 never. */
   CANOPY_GROUPS_ADJOURNED_DELETION_MS: z.coerce.number().int().min(0).default(600_000),
+  /**
+   * How often a replica removes expired memberships and shares (GitLab: daily); 0 never. They give
+   * no access from their expiry date on either way. At most 2^31-1 (a timer's limit, ~24 days).
+   */
+  CANOPY_GROUPS_EXPIRED_REMOVAL_MS: z.coerce.number().int().min(0).max(2_147_483_647).default(86_400_000),
 });
 
 export type GroupsConfig = z.infer<typeof groupsConfigSchema>;

@@ -14,6 +14,7 @@ import type { GroupsConfig } from "../src/config";
 import type { Deps } from "../src/deps";
 import { groupsServiceDefinition } from "../src/service";
 import type { Harness, TestUser } from "./support";
+import { insertMembership } from "./memberships";
 
 export const lifecycleRpc = (service: TestService<GroupsConfig, Deps>) =>
   filledClient(service.client(groupLifecycle.GroupLifecycleServiceService), {
@@ -26,13 +27,8 @@ export const lifecycleRpc = (service: TestService<GroupsConfig, Deps>) =>
 export const utcToday = () => new Date().toISOString().slice(0, 10);
 
 /** Gives `user` a direct membership (the members API is another part of the service). */
-export async function addMember(h: Harness, groupId: number, user: TestUser, accessLevel: number) {
-  await h.db.query(
-    `INSERT INTO members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)
-     ON CONFLICT (namespace_id, user_id) DO UPDATE SET access_level = EXCLUDED.access_level`,
-    [groupId, user.user.id, accessLevel],
-  );
-}
+export const addMember = (h: Harness, groupId: number, user: TestUser, accessLevel: number) =>
+  insertMembership(h.db, { groupId, userId: user.user.id, accessLevel });
 
 /** Moves a group's mark `days` into the past, as if it had been deleted then. */
 export async function backdateMark(db: Pool, groupId: number, days: number) {

@@ -7,23 +7,18 @@
  */
 import { groups, type common } from "@canopy/protos";
 import type { Harness, TestUser } from "./support";
+import { insertMembership } from "./memberships";
 
 export const actorOf = (who: TestUser | common.Actor) => ("actor" in who ? who.actor : who);
 
 /** Adds (or changes) a direct membership, as the members API will. */
-export async function addMember(
+export const addMember = (
   h: Harness,
   groupId: number,
   who: TestUser,
   accessLevel: number,
   expiresAt: string | null = null,
-) {
-  await h.db.query(
-    `INSERT INTO members (namespace_id, user_id, access_level, expires_at) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (namespace_id, user_id) DO UPDATE SET access_level = $3, expires_at = $4`,
-    [groupId, who.user.id, accessLevel, expiresAt],
-  );
-}
+) => insertMembership(h.db, { groupId, userId: who.user.id, accessLevel, expiresAt });
 
 /** Shares `groupId` with `withGroupId` at `access`, as POST /groups/:id/share will. */
 export async function share(h: Harness, groupId: number, withGroupId: number, access: number) {

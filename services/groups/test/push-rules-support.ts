@@ -10,6 +10,7 @@ import type { GroupsConfig } from "../src/config";
 import type { Deps } from "../src/deps";
 import { groupsServiceDefinition } from "../src/service";
 import type { Harness } from "./support";
+import { insertMembership } from "./memberships";
 
 const PUSH_RULE_REQUESTS = {
   authorizePushRules: pushRules.AuthorizePushRulesRequest,
@@ -24,13 +25,8 @@ export const pushRulesRpc = (service: TestService<GroupsConfig, Deps>) =>
 export type PushRulesRpc = ReturnType<typeof pushRulesRpc>;
 
 /** A direct membership, as the members API would make it. */
-export async function addMember(h: Harness, groupId: number, userId: number, accessLevel: number) {
-  await h.db.query("INSERT INTO members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)", [
-    groupId,
-    userId,
-    accessLevel,
-  ]);
-}
+export const addMember = (h: Harness, groupId: number, userId: number, accessLevel: number) =>
+  insertMembership(h.db, { groupId, userId, accessLevel });
 
 /** Another groups service on `plan`, over the harness's database (users are already copied there). */
 export async function startPlanService(plan: Plan) {

@@ -6,6 +6,7 @@
 import { filledClient } from "@canopy/kit/testing";
 import { events, groupCustomAttributes, groupEvents, groupSharing } from "@canopy/protos";
 import type { Harness } from "./support";
+import { insertMembership } from "./memberships";
 
 export const sharingRpc = (h: Harness) =>
   filledClient(h.groupsService.client(groupSharing.GroupSharingServiceService), {
@@ -22,18 +23,13 @@ export const customAttributesRpc = (h: Harness) =>
   });
 
 /** A direct membership, as the members API stores it. */
-export async function addMember(
+export const addMember = (
   h: Harness,
   groupId: number,
   userId: number,
   accessLevel: number,
   expiresAt: string | null = null,
-) {
-  await h.db.query(
-    "INSERT INTO members (namespace_id, user_id, access_level, expires_at) VALUES ($1, $2, $3, $4)",
-    [groupId, userId, accessLevel, expiresAt],
-  );
-}
+) => insertMembership(h.db, { groupId, userId, accessLevel, expiresAt });
 
 /** YYYY-MM-DD of today plus `days` in UTC. */
 export const utcDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

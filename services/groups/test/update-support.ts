@@ -6,15 +6,11 @@ import { deflateSync } from "node:zlib";
 import { payloadOf } from "@canopy/kit";
 import { events, GROUPS_EVENTS } from "@canopy/protos";
 import { failed, status, type Harness } from "./support";
+import { insertMembership } from "./memberships";
 
 /** A direct membership, as the members API would have written it. */
-export async function addMember(h: Harness, groupId: number, userId: number, accessLevel: number) {
-  await h.db.query("INSERT INTO members (namespace_id, user_id, access_level) VALUES ($1, $2, $3)", [
-    groupId,
-    userId,
-    accessLevel,
-  ]);
-}
+export const addMember = (h: Harness, groupId: number, userId: number, accessLevel: number) =>
+  insertMembership(h.db, { groupId, userId, accessLevel });
 
 /** A 400 in the attribute-keyed shape. */
 export const invalidWith = (fieldErrors: Record<string, string[]>) =>

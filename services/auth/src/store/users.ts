@@ -87,6 +87,7 @@ export const toUserSnapshot = (r: UserRow): events.UserSnapshot => ({
   canCreateGroup: r.can_create_group,
   // Canopy has no avatars yet.
   avatarUrl: "",
+  email: r.email,
 });
 
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {

@@ -10,6 +10,7 @@ const snapshot: events.UserSnapshot = {
   external: false,
   canCreateGroup: true,
   avatarUrl: "",
+  email: "ada@example.com",
 };
 
 describe("snapshotChanged", () => {
@@ -25,6 +26,7 @@ describe("snapshotChanged", () => {
     ["external", true],
     ["canCreateGroup", false],
     ["avatarUrl", "https://example.com/a.png"],
+    ["email", "ada@example.org"],
   ])("is true when %s changes", (field, value) => {
     expect(snapshotChanged(snapshot, { ...snapshot, [field]: value })).toBe(true);
   });

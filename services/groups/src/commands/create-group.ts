@@ -12,6 +12,8 @@ import { GROUPS_EVENTS, type common, type events, type groups } from "@canopy/pr
 import { abilities, OWNER } from "../domain/access";
 import { settingsFrom } from "../domain/group-attributes";
 import { addFieldError, MAX_NESTING, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";
+import { TWO_FACTOR_FORBIDDEN } from "../domain/tree-settings";
+import { rootAllowsTwoFactor } from "../store/group-updates";
 import { isVisibilityName, levelOf, nameOf } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { namespaceSnapshot } from "../events/snapshot";
@@ -52,6 +54,8 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
     throw forbidden();
   }
   const { settings, errors } = settingsFrom(req.attributes);
+  // Set on the group's settings page only: GitLab's CreateService drops it.
+  delete settings.allow_mfa_for_subgroups;
   pathErrors(settings.path, !parent, errors);
   const visibility = req.attributes?.visibility ?? deps.settings.current().defaultGroupVisibility;
   const level = isVisibilityName(visibility) ? levelOf(visibility) : 0;
@@ -61,6 +65,12 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
       "visibility_level",
       `${nameOf(level)} is not allowed since the parent group has a ${nameOf(parent.row.visibility_level)} visibility.`,
     );
+  if (
+    parent &&
+    settings.require_two_factor_authentication &&
+    !(await rootAllowsTwoFactor(deps.pool, parent.row.traversal_ids[0]!))
+  )
+    addFieldError(errors, "require_two_factor_authentication", TWO_FACTOR_FORBIDDEN);
   if (parent && parent.row.traversal_ids.length >= MAX_NESTING)
     addFieldError(errors, "parent_id", "has too deep level of nesting");
   const avatarProblems =
@@ -73,6 +83,13 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
     if (parent && !lockedParent) throw notFound("Group");
     const fullPath = lockedParent ? `${lockedParent.full_path}/${settings.path}` : settings.path!;
     if (await fullPathTaken(tx, fullPath)) throw failed({ path: [TAKEN] });
+    // Checked above too (with the other errors); again under the lock, as the root may have changed.
+    if (
+      lockedParent &&
+      settings.require_two_factor_authentication &&
+      !(await rootAllowsTwoFactor(tx, lockedParent.traversal_ids[0]!))
+    )
+      throw failed({ require_two_factor_authentication: [TWO_FACTOR_FORBIDDEN] });
     const created = await insertGroup(tx, lockedParent, {
       ...settings,
       path: settings.path!,

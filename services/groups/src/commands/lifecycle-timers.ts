@@ -1,11 +1,13 @@
 import type { Timer } from "@canopy/kit";
 import type { Deps } from "../deps";
+import { runExpiredRemovals } from "./expired-removal";
 import { runAdjournedDeletions, runQueuedRemovals } from "./lifecycle-removal";
 
 /**
- * The removal worker and the adjourned-deletion scheduler, on every replica. Both are safe to run
- * anywhere at once (the jobs are rows taken FOR UPDATE SKIP LOCKED); the flag only keeps one
- * replica from starting a pass while its previous one still runs. An interval of 0 turns one off.
+ * The removal worker, the adjourned-deletion scheduler and the daily removal of expired memberships
+ * and shares, on every replica. All are safe to run anywhere at once (the rows they take are locked
+ * FOR UPDATE SKIP LOCKED); the flag only keeps one replica from starting a pass while its previous
+ * one still runs. An interval of 0 turns one off.
  */
 export function lifecycleTimers(deps: Deps): Timer[] {
   const timers: Timer[] = [];
@@ -24,6 +26,12 @@ export function lifecycleTimers(deps: Deps): Timer[] {
       name: "adjourned group deletion",
       everyMs: deps.config.CANOPY_GROUPS_ADJOURNED_DELETION_MS,
       run: single(() => runAdjournedDeletions(deps)),
+    });
+  if (deps.config.CANOPY_GROUPS_EXPIRED_REMOVAL_MS > 0)
+    timers.push({
+      name: "expired memberships and shares",
+      everyMs: deps.config.CANOPY_GROUPS_EXPIRED_REMOVAL_MS,
+      run: single(() => runExpiredRemovals(deps)),
     });
   return timers;
 }

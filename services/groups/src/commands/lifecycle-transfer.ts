@@ -10,11 +10,22 @@ import {
 import { GROUPS_EVENTS, type common, type groupLifecycle, type groups } from "@canopy/protos";
 import { abilities, OWNER } from "../domain/access";
 import { MAX_NESTING } from "../domain/group-rules";
+import {
+  sharedRunnersBelow,
+  sharedRunnersUnder,
+  TWO_FACTOR_FORBIDDEN_ON_TRANSFER,
+} from "../domain/tree-settings";
 import type { Deps } from "../deps";
 import { namespaceSnapshot } from "../events/snapshot";
 import { callerAccess, groupDetail, resolveGroup } from "../finders/groups";
 import { hasDirectOwner, makeDirectOwner, moveSubtree, subtreeHeight } from "../store/lifecycle";
-import { fullPathTaken, type NamespaceRow } from "../store/namespaces";
+import {
+  closeSharedRunnersBelow,
+  disallowTwoFactor,
+  rootAllowsTwoFactor,
+  updateGroupColumns,
+} from "../store/group-updates";
+import { findNamespaceById, fullPathTaken, type NamespaceRow } from "../store/namespaces";
 import { findUser } from "../store/users";
 import { withTreesLocked } from "./lifecycle-locks";
 
@@ -25,8 +36,9 @@ export const TRANSFER_ERRORS = {
   permissions: "You don't have enough permissions.",
   samePath: "The parent group already has a subgroup with the same path.",
   intoSubgroup: "Cannot transfer group to one of its subgroup.",
-  // The model's nesting validation, as ActiveRecord::RecordInvalid words it.
+  // The model's validations, as ActiveRecord::RecordInvalid words them.
   tooDeep: "Validation failed: Parent has too deep level of nesting",
+  twoFactorForbidden: TWO_FACTOR_FORBIDDEN_ON_TRANSFER,
 } as const;
 
 const failed = (reason: keyof typeof TRANSFER_ERRORS) =>
@@ -64,7 +76,8 @@ export async function transferGroup(
       fullPath: group.full_path,
       traversalIds: group.traversal_ids,
     };
-    const row = await moveSubtree(tx, group, parent);
+    const placed = await moveSubtree(tx, group, parent);
+    const row = parent ? await adjustToNewParent(tx, placed, parent) : placed;
     if (!parent && !(await hasDirectOwner(tx, row.id))) await addCallerAsOwner(tx, row.id, actor);
     await recordEvent(
       tx,
@@ -100,6 +113,30 @@ async function ensureAllowed(
   const depth = (parent?.traversal_ids.length ?? 0) + 1 + (await subtreeHeight(tx, group.traversal_ids));
   // As POST /groups allows: no traversal longer than MAX_NESTING, the deepest descendant included.
   if (depth > MAX_NESTING) throw failed("tooDeep");
+  // A group requiring 2FA fails the model's validation under a root that forbids it, unless the new
+  // parent is that root itself: then the transfer turns the requirement off (see adjustToNewParent).
+  if (parent?.parent_id && group.require_two_factor_authentication) {
+    if (!(await rootAllowsTwoFactor(tx, parent.traversal_ids[0]!))) throw failed("twoFactorForbidden");
+  }
+}
+
+/**
+ * What the move changes beyond the tree (Groups::TransferService#update_group_attributes): under a
+ * top-level group that forbids 2FA to its subgroups, neither the group nor anything below it
+ * requires it any more (GitLab asks this of the new parent only and leaves a deeper move's
+ * descendants as they were; Canopy keeps the whole tree to the rule); shared runners more open than
+ * the new parent's take the parent's setting, with what that setting does below.
+ */
+async function adjustToNewParent(tx: PoolClient, moved: NamespaceRow, parent: NamespaceRow) {
+  if (!(await rootAllowsTwoFactor(tx, parent.traversal_ids[0]!)))
+    await disallowTwoFactor(tx, moved.traversal_ids, { withSelf: true });
+  const runners = sharedRunnersUnder(moved.shared_runners_setting, parent.shared_runners_setting);
+  if (runners) {
+    await updateGroupColumns(tx, moved.id, { shared_runners_setting: runners });
+    const below = sharedRunnersBelow(runners, moved.shared_runners_setting === "enabled");
+    if (below) await closeSharedRunnersBelow(tx, moved.traversal_ids, below);
+  }
+  return (await findNamespaceById(tx, moved.id))!;
 }
 
 /** A group that becomes top-level without a direct Owner gets the caller as one (GitLab's ensure_ownership). */

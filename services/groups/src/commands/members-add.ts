@@ -41,7 +41,7 @@ export async function addMember(
     insertAndRecord(tx, actor, group.row.id, userId, req.accessLevel, req.expiresAt),
   );
   if (!added) throw conflict("Member already exists");
-  return directMember(deps, group.row.id, userId);
+  return directMember(deps, actor, group.row.id, userId);
 }
 
 /**

@@ -33,6 +33,7 @@ export async function updateMember(
     if (Object.keys(errors).length) throw invalid(errors);
     if (req.accessLevel === member.access_level && expiresAt === member.expires_at) return;
     const updated = await updateMembership(tx, member.id, { accessLevel: req.accessLevel, expiresAt });
+    if (!updated) throw memberNotFound();
     await recordEvent(
       tx,
       GROUPS_EVENTS.memberUpdated,
@@ -44,5 +45,5 @@ export async function updateMember(
       actor,
     );
   });
-  return directMember(deps, group.row.id, req.userId);
+  return directMember(deps, actor, group.row.id, req.userId);
 }

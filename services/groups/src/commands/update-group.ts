@@ -11,27 +11,33 @@ import {
 import { GROUPS_EVENTS, type common, type groups } from "@canopy/protos";
 import { abilities, OWNER } from "../domain/access";
 import { avatarContentType, avatarErrors, avatarFilename } from "../domain/avatar";
-import { settingsFrom } from "../domain/group-attributes";
+import { settingsFrom, type GroupSettings } from "../domain/group-attributes";
 import { addFieldError, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";
 import {
   applicableAttributes,
   changedSettings,
-  disablesSharedRunnersBelow,
   SHARE_LOCK_REFUSED,
   shareLockRefused,
   sharedRunnersError,
   visibilityErrors,
 } from "../domain/group-update";
+import {
+  MFA_SETTING_TOP_LEVEL_ONLY,
+  sharedRunnersBelow,
+  TWO_FACTOR_FORBIDDEN,
+} from "../domain/tree-settings";
 import type { Deps } from "../deps";
 import { namespaceSnapshot } from "../events/snapshot";
 import { callerAccess, groupDetail, resolveGroup } from "../finders/groups";
 import { putAvatar, removeAvatar } from "../store/avatars";
 import {
-  disableSharedRunnersBelow,
+  closeSharedRunnersBelow,
+  disallowTwoFactor,
   highestChildVisibility,
   lockSharingBelow,
   lockTreeOfGroup,
   rewriteDescendantRoutes,
+  rootAllowsTwoFactor,
   updateGroupColumns,
 } from "../store/group-updates";
 import { findNamespaceById, fullPathTaken, type NamespaceRow } from "../store/namespaces";
@@ -83,8 +89,13 @@ export async function updateGroup(deps: Deps, req: groups.UpdateGroupRequest): P
         routes,
       );
     if (settings.share_with_group_lock === true) await lockSharingBelow(tx, before.traversal_ids);
-    if (disablesSharedRunnersBelow(settings.shared_runners_setting))
-      await disableSharedRunnersBelow(tx, before.traversal_ids);
+    const runnersBelow = sharedRunnersBelow(
+      settings.shared_runners_setting,
+      before.shared_runners_setting === "enabled",
+    );
+    if (runnersBelow) await closeSharedRunnersBelow(tx, before.traversal_ids, runnersBelow);
+    if (settings.allow_mfa_for_subgroups === false)
+      await disallowTwoFactor(tx, before.traversal_ids, { withSelf: false });
     const avatarChanged = await writeAvatar(tx, before, avatar);
     if (avatarChanged) changed.push("avatar");
     if (!changed.length) return before;
@@ -155,6 +166,7 @@ async function validated(
       await highestChildVisibility(tx, group.id),
       errors,
     );
+  if (parent) await subgroupTwoFactorErrors(tx, settings, group, errors);
   const avatar = avatarChange(upload, errors);
   if (given.path !== undefined && !errors.path) {
     const fullPath = parent ? `${parent.full_path}/${given.path}` : given.path;
@@ -163,6 +175,25 @@ async function validated(
   if (Object.keys(errors).length) throw invalid(errors satisfies FieldErrors);
   const { changed, columns } = changedSettings(group as unknown as Record<string, unknown>, settings);
   return { settings: columns, changed, avatar };
+}
+
+/**
+ * On a subgroup: `allow_mfa_for_subgroups` may not be turned off (true is its only value, dropped),
+ * and requiring 2FA is refused while the top-level group forbids it — checked on the value the group
+ * will have, changed or not, as GitLab's validation is.
+ */
+async function subgroupTwoFactorErrors(
+  tx: PoolClient,
+  settings: GroupSettings,
+  group: NamespaceRow,
+  errors: FieldErrors,
+) {
+  if (settings.allow_mfa_for_subgroups === false)
+    addFieldError(errors, "allow_mfa_for_subgroups", MFA_SETTING_TOP_LEVEL_ONLY);
+  delete settings.allow_mfa_for_subgroups;
+  const requires = settings.require_two_factor_authentication ?? group.require_two_factor_authentication;
+  if (requires && !(await rootAllowsTwoFactor(tx, group.traversal_ids[0]!)))
+    addFieldError(errors, "require_two_factor_authentication", TWO_FACTOR_FORBIDDEN);
 }
 
 function avatarChange(upload: groups.AvatarUpload | undefined, errors: FieldErrors): AvatarChange {

@@ -12,6 +12,7 @@ export interface GroupSettings {
   share_with_group_lock?: boolean;
   require_two_factor_authentication?: boolean;
   two_factor_grace_period?: number;
+  allow_mfa_for_subgroups?: boolean;
   project_creation_level?: number;
   subgroup_creation_level?: number;
   auto_devops_enabled?: boolean;
@@ -85,6 +86,7 @@ export function settingsFrom(a: groups.GroupAttributes | undefined): {
   }
   s.share_with_group_lock = a.shareWithGroupLock;
   s.require_two_factor_authentication = a.requireTwoFactorAuthentication;
+  s.allow_mfa_for_subgroups = a.allowMfaForSubgroups;
   s.auto_devops_enabled = a.autoDevopsEnabled;
   s.emails_disabled = a.emailsDisabled;
   s.mentions_disabled = a.mentionsDisabled;

@@ -77,8 +77,6 @@ export function sharedRunnersError(wanted: string | undefined, parentSetting: st
     : "Allow descendants override disabled shared runners cannot be enabled because parent group does not allow it";
 }
 
-export const disablesSharedRunnersBelow = (wanted: string | undefined) => wanted === UNOVERRIDABLE;
-
 /** API names of the settings whose stored value differs (GroupUpdated's `changed`). */
 const API_NAMES: Partial<Record<keyof GroupSettings, string>> = { visibility_level: "visibility" };
 

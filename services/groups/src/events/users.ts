@@ -42,6 +42,7 @@ async function applySnapshot(
     external: false,
     canCreateGroup: true,
     avatarUrl: "",
+    email: "",
   };
   // An empty state (old events) keeps the copy's state.
   await upsertUser(tx, { ...userRowOf(u), state: u.state || undefined });

@@ -57,7 +57,7 @@ export async function listMembers(
     { query: req.query, userIds: req.userIds, skipUsers: req.skipUsers },
     window,
   );
-  return { members: rows.map(toMember), page: pageInfo(window, counted) };
+  return { members: rows.map((r) => toMember(r, actor)), page: pageInfo(window, counted) };
 }
 
 /** GET /groups/:id/members/:user_id and /members/all/:user_id: 404 "Not found" unless listed. */
@@ -74,18 +74,22 @@ export async function getMember(
     req.userId,
   );
   if (!row) throw memberNotFound();
-  return toMember(row);
+  return toMember(row, actor);
 }
 
-/** A direct member of `groupId` as the API shows them (after a write). */
-export async function directMember(deps: Deps, groupId: number, userId: number) {
+/** A direct member of `groupId` as the API shows them to `actor` (after a write). */
+export async function directMember(deps: Deps, actor: common.Actor, groupId: number, userId: number) {
   const viewer = { userId: 0, lowestVisibleLevel: 0, managesMembers: true };
   const row = await findListedMember(deps.pool, "direct", groupId, viewer, userId, true);
   if (!row) throw memberNotFound();
-  return toMember(row);
+  return toMember(row, actor);
 }
 
-export function toMember(row: MemberListRow): groupMembers.Member {
+/**
+ * A member as `actor` may see them. The e-mail only for administrators: GitLab EE shows it to them
+ * and to the owners of an enterprise user's group, and Canopy has no enterprise users.
+ */
+export function toMember(row: MemberListRow, actor: common.Actor): groupMembers.Member {
   return {
     user: {
       id: row.user_id,
@@ -93,6 +97,7 @@ export function toMember(row: MemberListRow): groupMembers.Member {
       name: row.name,
       state: row.state,
       avatarUrl: row.avatar_url,
+      email: actor.admin ? row.email : undefined,
     },
     accessLevel: row.access_level,
     createdAt: row.created_at,

@@ -73,11 +73,45 @@ export async function lockSharingBelow(db: Queryable, traversal: number[]): Prom
   );
 }
 
-/** Shared runners disabled without override reach every descendant (GitLab's disable_shared_runners!). */
-export async function disableSharedRunnersBelow(db: Queryable, traversal: number[]): Promise<void> {
+/**
+ * Shared runners closed on a group reach its descendants (see sharedRunnersBelow): those whose
+ * setting is `from` ("any": every one not already `to`) take `to`, in one statement.
+ */
+export async function closeSharedRunnersBelow(
+  db: Queryable,
+  traversal: number[],
+  change: { from: "any" | "enabled"; to: string },
+): Promise<void> {
   await db.query(
-    `UPDATE namespaces d SET shared_runners_setting = 'disabled_and_unoverridable'
-      WHERE ${DESCENDANTS} AND d.shared_runners_setting <> 'disabled_and_unoverridable'`,
-    rangeOf(traversal),
+    `UPDATE namespaces d SET shared_runners_setting = $3
+      WHERE ${DESCENDANTS} AND d.shared_runners_setting <> $3
+        AND ($4::text = 'any' OR d.shared_runners_setting = $4::text)`,
+    [...rangeOf(traversal), change.to, change.from],
   );
+}
+
+/**
+ * No group below the one at `traversal` (and, with `withSelf`, not it either) requires two-factor
+ * authentication any more: its top-level group forbids it (GitLab's DisallowTwoFactorForSubgroupsWorker,
+ * done here in the same transaction as the change that calls for it).
+ */
+export async function disallowTwoFactor(
+  db: Queryable,
+  traversal: number[],
+  { withSelf }: { withSelf: boolean },
+): Promise<void> {
+  await db.query(
+    `UPDATE namespaces d SET require_two_factor_authentication = false
+      WHERE (${DESCENDANTS} OR ($3::boolean AND d.id = $4)) AND d.require_two_factor_authentication`,
+    [...rangeOf(traversal), withSelf, traversal[traversal.length - 1]],
+  );
+}
+
+/** Whether the top-level group `rootId` lets its subgroups require two-factor authentication. */
+export async function rootAllowsTwoFactor(db: Queryable, rootId: number): Promise<boolean> {
+  const { rows } = await db.query<{ allowed: boolean }>(
+    "SELECT allow_mfa_for_subgroups AS allowed FROM namespaces WHERE id = $1",
+    [rootId],
+  );
+  return rows[0]?.allowed ?? true;
 }

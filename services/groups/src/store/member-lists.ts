@@ -26,6 +26,7 @@ export interface MemberListRow {
   name: string;
   state: string;
   avatar_url: string;
+  email: string;
   created_by_id: number | null;
   created_by_username: string | null;
   created_by_name: string | null;
@@ -74,7 +75,7 @@ const allCandidatesSql = `
 const SELECT_ROW = `
   SELECT b.id AS membership_id, b.namespace_id AS source_group_id, b.access_level,
          to_char(b.expires_at, 'YYYY-MM-DD') AS expires_at, b.created_at, b.updated_at,
-         u.id AS user_id, u.username, u.name, u.state, u.avatar_url,
+         u.id AS user_id, u.username, u.name, u.state, u.avatar_url, u.email,
          c.id AS created_by_id, c.username AS created_by_username, c.name AS created_by_name,
          c.state AS created_by_state, c.avatar_url AS created_by_avatar_url`;
 

@@ -90,17 +90,18 @@ export async function countOtherOwners(
   return rows[0]!.n;
 }
 
+/** Undefined when the row is gone (the expired-membership removal takes rows without the tree lock). */
 export async function updateMembership(
   db: Queryable,
   id: number,
   change: { accessLevel: number; expiresAt: string | null },
-): Promise<MemberRow> {
+): Promise<MemberRow | undefined> {
   const { rows } = await db.query<MemberRow>(
     `UPDATE members m SET access_level = $2, expires_at = $3, updated_at = now()
       WHERE m.id = $1 RETURNING ${MEMBER_COLUMNS}`,
     [id, change.accessLevel, change.expiresAt],
   );
-  return rows[0]!;
+  return rows[0];
 }
 
 export async function deleteMembership(db: Queryable, id: number): Promise<MemberRow | undefined> {

@@ -16,6 +16,8 @@ export interface NamespaceRow {
   share_with_group_lock: boolean;
   require_two_factor_authentication: boolean;
   two_factor_grace_period: number;
+  /** Top-level groups only: false forbids subgroups to require 2FA (migration 0010). */
+  allow_mfa_for_subgroups: boolean;
   project_creation_level: number;
   subgroup_creation_level: number;
   auto_devops_enabled: boolean | null;
@@ -132,6 +134,7 @@ const SETTABLE: (keyof GroupColumns)[] = [
   "share_with_group_lock",
   "require_two_factor_authentication",
   "two_factor_grace_period",
+  "allow_mfa_for_subgroups",
   "project_creation_level",
   "subgroup_creation_level",
   "auto_devops_enabled",

@@ -10,7 +10,7 @@ export interface GroupLinkRow {
   expires_at: string | null;
 }
 
-const LINK_COLUMNS = `l.id, l.shared_group_id, l.shared_with_group_id, l.group_access,
+export const LINK_COLUMNS = `l.id, l.shared_group_id, l.shared_with_group_id, l.group_access,
   to_char(l.expires_at, 'YYYY-MM-DD') AS expires_at`;
 
 /**

@@ -11,6 +11,8 @@ export interface UserRow {
   external: boolean;
   can_create_group: boolean;
   avatar_url: string;
+  /** Empty when the snapshot it came from did not carry it. */
+  email: string;
 }
 
 export type UserCopy = Omit<UserRow, "state"> & { state?: string };
@@ -18,12 +20,23 @@ export type UserCopy = Omit<UserRow, "state"> & { state?: string };
 /** Writes the copy as given (a newer snapshot replaces the older one). */
 export async function upsertUser(db: Queryable, u: UserCopy): Promise<void> {
   await db.query(
-    `INSERT INTO users (id, username, name, state, admin, external, can_create_group, avatar_url)
-     VALUES ($1, $2, $3, COALESCE($4, 'active'), $5, $6, $7, $8)
+    `INSERT INTO users (id, username, name, state, admin, external, can_create_group, avatar_url, email)
+     VALUES ($1, $2, $3, COALESCE($4, 'active'), $5, $6, $7, $8, $9)
      ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, name = EXCLUDED.name,
        state = COALESCE($4, users.state), admin = EXCLUDED.admin, external = EXCLUDED.external,
-       can_create_group = EXCLUDED.can_create_group, avatar_url = EXCLUDED.avatar_url, updated_at = now()`,
-    [u.id, u.username, u.name, u.state ?? null, u.admin, u.external, u.can_create_group, u.avatar_url],
+       can_create_group = EXCLUDED.can_create_group, avatar_url = EXCLUDED.avatar_url,
+       email = EXCLUDED.email, updated_at = now()`,
+    [
+      u.id,
+      u.username,
+      u.name,
+      u.state ?? null,
+      u.admin,
+      u.external,
+      u.can_create_group,
+      u.avatar_url,
+      u.email,
+    ],
   );
 }
 
@@ -37,6 +50,7 @@ export const userRowOf = (s: events.UserSnapshot): UserRow => ({
   external: s.external,
   can_create_group: s.canCreateGroup,
   avatar_url: s.avatarUrl,
+  email: s.email,
 });
 
 /**
@@ -45,11 +59,12 @@ export const userRowOf = (s: events.UserSnapshot): UserRow => ({
  */
 export async function insertUserIfMissing(db: Queryable, u: UserRow): Promise<void> {
   await db.query(
-    `INSERT INTO users (id, username, name, state, admin, external, can_create_group, avatar_url)
-     SELECT $1::bigint, $2::text, $3::text, $4::text, $5::boolean, $6::boolean, $7::boolean, $8::text
+    `INSERT INTO users (id, username, name, state, admin, external, can_create_group, avatar_url, email)
+     SELECT $1::bigint, $2::text, $3::text, $4::text, $5::boolean, $6::boolean, $7::boolean, $8::text,
+            $9::text
       WHERE NOT EXISTS (SELECT 1 FROM deleted_users WHERE id = $1::bigint)
      ON CONFLICT (id) DO NOTHING`,
-    [u.id, u.username, u.name, u.state, u.admin, u.external, u.can_create_group, u.avatar_url],
+    [u.id, u.username, u.name, u.state, u.admin, u.external, u.can_create_group, u.avatar_url, u.email],
   );
 }
 

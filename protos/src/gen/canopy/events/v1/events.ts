@@ -43,6 +43,8 @@ export interface UserSnapshot {
   canCreateGroup: boolean;
   /** Absolute URL, empty when the user has no avatar. */
   avatarUrl: string;
+  /** The primary e-mail: member lists show it to administrators. */
+  email: string;
 }
 
 export interface UserCreated {
@@ -375,6 +377,7 @@ function createBaseUserSnapshot(): UserSnapshot {
     external: false,
     canCreateGroup: false,
     avatarUrl: "",
+    email: "",
   };
 }
 
@@ -403,6 +406,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     }
     if (message.avatarUrl !== "") {
       writer.uint32(66).string(message.avatarUrl);
+    }
+    if (message.email !== "") {
+      writer.uint32(74).string(message.email);
     }
     return writer;
   },
@@ -484,6 +490,14 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
             message.avatarUrl = reader.string();
             continue;
           }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -518,6 +532,7 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
         : isSet(object.avatar_url)
         ? globalThis.String(object.avatar_url)
         : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : "",
     };
   },
 
@@ -547,6 +562,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     if (message.avatarUrl !== "") {
       obj.avatarUrl = message.avatarUrl;
     }
+    if (message.email !== "") {
+      obj.email = message.email;
+    }
     return obj;
   },
 
@@ -563,6 +581,7 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     message.external = object.external ?? false;
     message.canCreateGroup = object.canCreateGroup ?? false;
     message.avatarUrl = object.avatarUrl ?? "";
+    message.email = object.email ?? "";
     return message;
   },
 };

@@ -187,7 +187,14 @@ export interface GroupAttributes {
   fileTemplateProjectId?: number | undefined;
   preventForkingOutsideGroup?: boolean | undefined;
   sharedRunnersSetting?: string | undefined;
-  preventSharingGroupsOutsideHierarchy?: boolean | undefined;
+  preventSharingGroupsOutsideHierarchy?:
+    | boolean
+    | undefined;
+  /**
+   * Top-level groups only (GitLab's namespace setting, set on its group settings page): false forbids
+   * every subgroup to require two-factor authentication. Ignored on create, as GitLab ignores it.
+   */
+  allowMfaForSubgroups?: boolean | undefined;
 }
 
 /** An uploaded avatar: the file name as sent and its bytes (the service checks the content). */
@@ -1803,6 +1810,7 @@ function createBaseGroupAttributes(): GroupAttributes {
     preventForkingOutsideGroup: undefined,
     sharedRunnersSetting: undefined,
     preventSharingGroupsOutsideHierarchy: undefined,
+    allowMfaForSubgroups: undefined,
   };
 }
 
@@ -1873,6 +1881,9 @@ export const GroupAttributes: MessageFns<GroupAttributes> = {
     }
     if (message.preventSharingGroupsOutsideHierarchy !== undefined) {
       writer.uint32(176).bool(message.preventSharingGroupsOutsideHierarchy);
+    }
+    if (message.allowMfaForSubgroups !== undefined) {
+      writer.uint32(184).bool(message.allowMfaForSubgroups);
     }
     return writer;
   },
@@ -2066,6 +2077,14 @@ export const GroupAttributes: MessageFns<GroupAttributes> = {
             message.preventSharingGroupsOutsideHierarchy = reader.bool();
             continue;
           }
+          case 23: {
+            if (tag !== 184) {
+              break;
+            }
+
+            message.allowMfaForSubgroups = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2174,6 +2193,11 @@ export const GroupAttributes: MessageFns<GroupAttributes> = {
         : isSet(object.prevent_sharing_groups_outside_hierarchy)
         ? globalThis.Boolean(object.prevent_sharing_groups_outside_hierarchy)
         : undefined,
+      allowMfaForSubgroups: isSet(object.allowMfaForSubgroups)
+        ? globalThis.Boolean(object.allowMfaForSubgroups)
+        : isSet(object.allow_mfa_for_subgroups)
+        ? globalThis.Boolean(object.allow_mfa_for_subgroups)
+        : undefined,
     };
   },
 
@@ -2245,6 +2269,9 @@ export const GroupAttributes: MessageFns<GroupAttributes> = {
     if (message.preventSharingGroupsOutsideHierarchy !== undefined) {
       obj.preventSharingGroupsOutsideHierarchy = message.preventSharingGroupsOutsideHierarchy;
     }
+    if (message.allowMfaForSubgroups !== undefined) {
+      obj.allowMfaForSubgroups = message.allowMfaForSubgroups;
+    }
     return obj;
   },
 
@@ -2275,6 +2302,7 @@ export const GroupAttributes: MessageFns<GroupAttributes> = {
     message.preventForkingOutsideGroup = object.preventForkingOutsideGroup ?? undefined;
     message.sharedRunnersSetting = object.sharedRunnersSetting ?? undefined;
     message.preventSharingGroupsOutsideHierarchy = object.preventSharingGroupsOutsideHierarchy ?? undefined;
+    message.allowMfaForSubgroups = object.allowMfaForSubgroups ?? undefined;
     return message;
   },
 };

@@ -73,6 +73,11 @@ export interface MemberUser {
   state: string;
   /** Empty without one. */
   avatarUrl: string;
+  /**
+   * The user's e-mail, only when the caller is an administrator (GitLab EE's Member entity); absent
+   * otherwise, and never in `created_by`.
+   */
+  email?: string | undefined;
 }
 
 export interface Member {
@@ -177,7 +182,7 @@ export interface RemoveMemberResponse {
 }
 
 function createBaseMemberUser(): MemberUser {
-  return { id: 0, username: "", name: "", state: "", avatarUrl: "" };
+  return { id: 0, username: "", name: "", state: "", avatarUrl: "", email: undefined };
 }
 
 export const MemberUser: MessageFns<MemberUser> = {
@@ -196,6 +201,9 @@ export const MemberUser: MessageFns<MemberUser> = {
     }
     if (message.avatarUrl !== "") {
       writer.uint32(42).string(message.avatarUrl);
+    }
+    if (message.email !== undefined) {
+      writer.uint32(50).string(message.email);
     }
     return writer;
   },
@@ -253,6 +261,14 @@ export const MemberUser: MessageFns<MemberUser> = {
             message.avatarUrl = reader.string();
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.email = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -276,6 +292,7 @@ export const MemberUser: MessageFns<MemberUser> = {
         : isSet(object.avatar_url)
         ? globalThis.String(object.avatar_url)
         : "",
+      email: isSet(object.email) ? globalThis.String(object.email) : undefined,
     };
   },
 
@@ -296,6 +313,9 @@ export const MemberUser: MessageFns<MemberUser> = {
     if (message.avatarUrl !== "") {
       obj.avatarUrl = message.avatarUrl;
     }
+    if (message.email !== undefined) {
+      obj.email = message.email;
+    }
     return obj;
   },
 
@@ -309,6 +329,7 @@ export const MemberUser: MessageFns<MemberUser> = {
     message.name = object.name ?? "";
     message.state = object.state ?? "";
     message.avatarUrl = object.avatarUrl ?? "";
+    message.email = object.email ?? undefined;
     return message;
   },
 };
