@@ -20,4 +20,7 @@ module.exports = async function globalSetup() {
   // CANOPY_EVENT_STREAM is never read, nor deleted by the teardown.
   process.env.CANOPY_SETTINGS_BUCKET ??= name;
   process.env.CANOPY_EVENT_STREAM = name.toUpperCase();
+  // Every suite's groups service shares the run's schema: one removing expired memberships when it
+  // starts would take other suites' rows from under them. expired-removal.test.ts runs it itself.
+  process.env.CANOPY_GROUPS_EXPIRED_REMOVAL_MS = "0";
 };

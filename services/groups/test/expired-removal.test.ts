@@ -7,6 +7,8 @@
  */
 import { events, GROUPS_EVENTS, type groupEvents } from "@canopy/protos";
 import { withTransaction } from "@canopy/kit";
+import { startTestService, waitFor } from "@canopy/kit/testing";
+import { groupsServiceDefinition } from "../src/service";
 import { removeExpiredBatch, runExpiredRemovals } from "../src/commands/expired-removal";
 import { startHarness, type Harness, type TestUser } from "./support";
 
@@ -137,4 +139,18 @@ it("skips a row a request holds, and takes it on a later pass", async () => {
   await holder;
   await runExpiredRemovals(h.groupsService.deps);
   expect(await memberIds(g.id)).not.toContain(held);
+});
+
+it("runs as soon as a replica starts, so restarts more frequent than the (daily) period cannot starve it", async () => {
+  const g = await h.newGroup(owner);
+  const expired = await member(g.id, day(-1));
+  expect(await memberIds(g.id)).toContain(expired);
+  const replica = await startTestService(groupsServiceDefinition, {
+    env: { CANOPY_GROUPS_EXPIRED_REMOVAL_MS: "86400000" },
+  });
+  try {
+    await waitFor("the expired membership removed", async () => !(await memberIds(g.id)).includes(expired));
+  } finally {
+    await replica.stop();
+  }
 });

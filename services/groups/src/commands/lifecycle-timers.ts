@@ -31,6 +31,7 @@ export function lifecycleTimers(deps: Deps): Timer[] {
     timers.push({
       name: "expired memberships and shares",
       everyMs: deps.config.CANOPY_GROUPS_EXPIRED_REMOVAL_MS,
+      afterStart: true,
       run: single(() => runExpiredRemovals(deps)),
     });
   return timers;

@@ -10,6 +10,11 @@ export interface Timer {
   run: () => Promise<unknown>;
   /** Also run once while the service starts, before it reports ready. */
   atStart?: boolean;
+  /**
+   * Also run once right after the service started, without holding up readiness: for long periods
+   * (daily), which a replica restarted more often than that would otherwise never reach.
+   */
+  afterStart?: boolean;
 }
 
 /** Starts `timers`; the returned stop clears them and waits for runs in flight. */
@@ -24,6 +29,7 @@ export async function startTimers(timers: Timer[], log: Logger): Promise<() => P
     return run;
   };
   for (const timer of timers) if (timer.atStart) await runOnce(timer);
+  for (const timer of timers) if (timer.afterStart && !timer.atStart) void runOnce(timer);
   const handles = timers.map((timer) => setInterval(() => void runOnce(timer), timer.everyMs).unref());
   return async () => {
     for (const handle of handles) clearInterval(handle);
