@@ -9,7 +9,7 @@ import {
   upsertGroupLink,
   upsertGroupMember,
 } from "../store/memberships";
-import { deleteNamespace, rebuildBelow, upsertNamespace } from "../store/namespaces";
+import { deleteNamespace, findNamespaceById, rebuildBelow, upsertNamespace } from "../store/namespaces";
 
 /**
  * Keeps the copies of namespaces, group memberships and group shares in step with the groups
@@ -43,8 +43,15 @@ export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: Pool
     payloadOf(event, GROUPS_EVENTS.groupRestored)?.group ??
     payloadOf(event, GROUPS_EVENTS.userNamespaceChanged)?.namespace;
   if (changed) {
+    const before = await findNamespaceById(tx, changed.id);
     await upsertNamespace(tx, changed);
-    await rebuildBelow(tx, changed.id);
+    // Only a move or a rename changes anything below; a visibility or mark change does not.
+    const moved =
+      !before ||
+      before.path !== changed.path ||
+      before.name !== changed.name ||
+      before.traversal_ids.join() !== changed.traversalIds.join();
+    if (moved) await rebuildBelow(tx, changed.id);
     return;
   }
   const removed =
