@@ -91,10 +91,11 @@ export async function createProject(
     return created;
   });
   const row = (await findProjectById(deps.pool, id))!;
+  const personal = namespace.kind === "user";
   const access = {
-    access_level: Math.max(level, namespace.kind === "user" ? OWNER : 0),
-    project_access_level: namespace.kind === "user" ? OWNER : 0,
-    group_access_level: level,
+    access_level: personal ? OWNER : level,
+    project_access_level: personal ? OWNER : 0,
+    group_access_level: personal ? 0 : level,
   };
   return projectDetail(deps, actor, { row, access });
 }

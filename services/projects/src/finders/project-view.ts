@@ -34,6 +34,7 @@ export function toProject(
       path: row.ns_path,
       kind: row.ns_kind,
       fullPath: row.ns_full_path,
+      fullName: row.ns_full_name,
       parentId: row.ns_parent_id ?? 0,
       ownerId: row.ns_owner_id ?? 0,
       ownerUsername: row.owner_username ?? "",

@@ -68,7 +68,7 @@ export interface ProjectAccess {
   access_level: number;
   /** The user's own project membership level (0 none). */
   project_access_level: number;
-  /** The level the project's namespace gives them (1, 2 and 5 above; 0 none). */
+  /** The level the project's group gives them (1 and 2 above; 0 none). */
   group_access_level: number;
 }
 
@@ -83,9 +83,9 @@ export async function projectAccessOf(
     text: `WITH authorized_groups AS (${authorizedGroupsSql("$1")}),
       active AS (SELECT NOT EXISTS (SELECT 1 FROM users b WHERE b.id = $1 AND b.state <> 'active') AS ok),
       via_group AS (
-        SELECT COALESCE(max(access_level), 0) AS level FROM authorized_groups WHERE namespace_id = ANY($3::bigint[])
-        UNION ALL
-        SELECT 50 FROM namespaces n, active WHERE active.ok AND n.id = $4 AND n.kind = 'user' AND n.owner_id = $1),
+        SELECT max(access_level) AS level FROM authorized_groups WHERE namespace_id = ANY($3::bigint[])),
+      via_owner AS (
+        SELECT 50 AS level FROM namespaces n, active WHERE active.ok AND n.id = $4 AND n.kind = 'user' AND n.owner_id = $1),
       via_member AS (
         SELECT pm.access_level AS level FROM project_members pm, active
          WHERE active.ok AND pm.project_id = $2 AND pm.user_id = $1
@@ -95,8 +95,8 @@ export async function projectAccessOf(
           FROM project_group_links l JOIN namespaces sg ON sg.id = l.group_id
           JOIN authorized_groups g ON g.direct AND g.namespace_id = ANY(sg.traversal_ids)
          WHERE l.project_id = $2 AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY}))
-      SELECT GREATEST((SELECT max(level) FROM via_group), (SELECT max(level) FROM via_member),
-                      (SELECT max(level) FROM via_link), 0)::int AS access_level,
+      SELECT GREATEST((SELECT max(level) FROM via_group), (SELECT max(level) FROM via_owner),
+                      (SELECT max(level) FROM via_member), (SELECT max(level) FROM via_link), 0)::int AS access_level,
              COALESCE((SELECT max(level) FROM via_member), 0)::int AS project_access_level,
              COALESCE((SELECT max(level) FROM via_group), 0)::int AS group_access_level`,
     values: [userId, project.id, project.traversal_ids, project.namespace_id],

@@ -43,6 +43,8 @@ export interface ProjectNamespace {
   ownerName: string;
   ownerState: string;
   ownerAvatarUrl: string;
+  /** "Parent / Child" (a personal namespace: its user's name). */
+  fullName: string;
 }
 
 export interface SharedWithGroup {
@@ -356,6 +358,7 @@ function createBaseProjectNamespace(): ProjectNamespace {
     ownerName: "",
     ownerState: "",
     ownerAvatarUrl: "",
+    fullName: "",
   };
 }
 
@@ -393,6 +396,9 @@ export const ProjectNamespace: MessageFns<ProjectNamespace> = {
     }
     if (message.ownerAvatarUrl !== "") {
       writer.uint32(90).string(message.ownerAvatarUrl);
+    }
+    if (message.fullName !== "") {
+      writer.uint32(98).string(message.fullName);
     }
     return writer;
   },
@@ -498,6 +504,14 @@ export const ProjectNamespace: MessageFns<ProjectNamespace> = {
             message.ownerAvatarUrl = reader.string();
             continue;
           }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.fullName = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -551,6 +565,11 @@ export const ProjectNamespace: MessageFns<ProjectNamespace> = {
         : isSet(object.owner_avatar_url)
         ? globalThis.String(object.owner_avatar_url)
         : "",
+      fullName: isSet(object.fullName)
+        ? globalThis.String(object.fullName)
+        : isSet(object.full_name)
+        ? globalThis.String(object.full_name)
+        : "",
     };
   },
 
@@ -589,6 +608,9 @@ export const ProjectNamespace: MessageFns<ProjectNamespace> = {
     if (message.ownerAvatarUrl !== "") {
       obj.ownerAvatarUrl = message.ownerAvatarUrl;
     }
+    if (message.fullName !== "") {
+      obj.fullName = message.fullName;
+    }
     return obj;
   },
 
@@ -608,6 +630,7 @@ export const ProjectNamespace: MessageFns<ProjectNamespace> = {
     message.ownerName = object.ownerName ?? "";
     message.ownerState = object.ownerState ?? "";
     message.ownerAvatarUrl = object.ownerAvatarUrl ?? "";
+    message.fullName = object.fullName ?? "";
     return message;
   },
 };
