@@ -6,6 +6,7 @@ import {
   type ProjectShaping,
 } from "../entities/project";
 import { endpoint, type Call } from "../http/endpoint";
+import { notFoundError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param, type IdOrPath } from "../http/params";
@@ -155,7 +156,10 @@ const listProjects = (call: Call<typeof listParams>) => answerList(call);
 /** GET /users/:user_id/projects: `user_id` is an id or a username (GitLab's find_user). */
 async function listUserProjects(call: Call<typeof userListParams>) {
   const u = call.params.user_id;
-  await answerList(call, /^\d+$/.test(u) ? { userId: Number(u) } : { username: u });
+  if (!/^\d+$/.test(u)) return answerList(call, { username: u });
+  // An id no user can have (beyond bigint) is a user that does not exist.
+  if (!Number.isSafeInteger(Number(u))) throw notFoundError("User");
+  await answerList(call, { userId: Number(u) });
 }
 
 export const projectEndpoints = [
