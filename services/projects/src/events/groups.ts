@@ -15,8 +15,9 @@ import { deleteNamespace, findNamespaceById, rebuildBelow, upsertNamespace } fro
  * Keeps the copies of namespaces, group memberships and group shares in step with the groups
  * service's events: one durable consumer shared by every replica, each event applied once in the
  * transaction that records it (the kit's consumer), acked after commit. It reads the stream from its
- * start, so a service started after groups were made still sees them (and the groups service
- * republishes everything once when a release needs it: its migration 0010).
+ * start, so a service started after groups were made still sees them, as long as the stream still
+ * holds their events (7 days). A one-time republication of older namespaces, memberships and
+ * shares by the groups service (as auth does for users) is not written yet.
  *
  * Cascades: a group removed takes its projects with it; marked for deletion hides them from lists
  * (the lists read the mark through traversal_ids); a transfer or rename rebuilds the copies below.

@@ -6,8 +6,7 @@ import { deleteUser, setUserState, upsertUser, userRowOf } from "../store/users"
 /**
  * Keeps this service's copy of users in step with auth's events (a durable consumer shared by every
  * replica, reading the stream from its start: users created before this service first ran arrive
- * too; auth republishes a snapshot of every user once when a release needs it, see auth migration
- * 0007).
+ * too; auth republishes a snapshot of every user once for this consumer: its migration 0007).
  */
 export const usersConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "projects-users",

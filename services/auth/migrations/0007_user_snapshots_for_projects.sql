@@ -1,0 +1,4 @@
+-- The projects service keeps its own copy of users from the stream, which keeps 7 days of events:
+-- publish a snapshot of every user once more (the backfill of 0006, run again), so a deployment
+-- older than that gives the new consumer every user, not only those changed since.
+UPDATE event_backfills SET last_id = 0, started_at = NULL, done_at = NULL WHERE name = 'user-snapshots';
