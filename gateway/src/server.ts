@@ -78,6 +78,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     oauth: oauthClient,
     settings: settingsClient,
     groups: clients.groups,
+    projects: clients.projects,
     answers,
     groupSharing: clients.groupSharing,
     groupCustomAttributes: clients.groupCustomAttributes,

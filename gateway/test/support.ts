@@ -20,6 +20,7 @@ import {
 } from "@canopy/kit/testing";
 import { authServiceDefinition, type AuthConfig } from "@canopy/auth";
 import { groupsServiceDefinition, type GroupsConfig } from "@canopy/groups";
+import { projectsServiceDefinition, type ProjectsConfig } from "@canopy/projects";
 import { loadGatewayConfig, startGateway } from "../src";
 
 export { unique, waitFor };
@@ -96,6 +97,8 @@ export interface Stack {
   authService: TestService<AuthConfig, unknown>;
   /** The groups service, running in this process. */
   groupsService: TestService<GroupsConfig, unknown>;
+  /** The projects service, running in this process. */
+  projectsService: TestService<ProjectsConfig, unknown>;
   /** The first gateway; `gateways` holds all of them. */
   gw: Gateway;
   gateways: Gateway[];
@@ -136,6 +139,10 @@ export async function startStack(
     env: { ...options.env },
     log: childLogger(logs, "groups"),
   });
+  const projects = await startTestService(projectsServiceDefinition, {
+    env: { ...options.env },
+    log: childLogger(logs, "projects"),
+  });
   const db = createPool({ url: auth.config.CANOPY_DATABASE_URL, schema: "auth" });
   const gatewayLog = childLogger(logs, "gateway");
   const redis = await connectRedis(auth.config.CANOPY_REDIS_URL, gatewayLog);
@@ -147,6 +154,7 @@ export async function startStack(
       CANOPY_PORT: "0",
       CANOPY_AUTH_ADDRESS: authAddress,
       CANOPY_GROUPS_ADDRESS: groups.address,
+      CANOPY_PROJECTS_ADDRESS: projects.address,
       CANOPY_EXTERNAL_URL: EXTERNAL_URL,
       ...options.env,
       ...env,
@@ -160,6 +168,7 @@ export async function startStack(
   return {
     authService: auth,
     groupsService: groups,
+    projectsService: projects,
     gw: gateways[0]!,
     gateways,
     rootToken,
@@ -172,6 +181,7 @@ export async function startStack(
       for (const g of gateways) await g.stop();
       await redis.quit();
       await db.end();
+      await projects.stop();
       await groups.stop();
       await auth.stop();
     },

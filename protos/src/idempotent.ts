@@ -1,3 +1,4 @@
+import type { ProjectsServiceService } from "./gen/canopy/projects/v1/projects";
 import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
 import type { SettingsServiceService } from "./gen/canopy/auth/v1/settings";
 import type { GroupsServiceService } from "./gen/canopy/groups/v1/groups";
@@ -55,4 +56,10 @@ export const GROUP_MEMBERS_IDEMPOTENT_METHODS: (keyof typeof GroupMembersService
 export const NAMESPACES_IDEMPOTENT_METHODS: (keyof typeof NamespacesServiceService)[] = [
   "listNamespaces",
   "getNamespace",
+];
+
+/** Project reads; a repeated star would answer 304 instead of 201, so writes are not retried. */
+export const PROJECTS_IDEMPOTENT_METHODS: (keyof typeof ProjectsServiceService)[] = [
+  "getProject",
+  "listProjects",
 ];

@@ -29,3 +29,7 @@ export * as pushRules from "./gen/canopy/groups/v1/push_rules";
 export * as groupAvatars from "./gen/canopy/groups/v1/avatars";
 export * as groupLifecycle from "./gen/canopy/groups/v1/lifecycle";
 export * as groupMembers from "./gen/canopy/groups/v1/members";
+export * as projects from "./gen/canopy/projects/v1/projects";
+export * as projectEvents from "./gen/canopy/projects/v1/events";
+export { PROJECTS_EVENTS, PROJECTS_SUBJECTS } from "./events/projects";
+export { PROJECTS_IDEMPOTENT_METHODS } from "./idempotent";

@@ -18,6 +18,8 @@ import {
   namespaces,
   NAMESPACES_IDEMPOTENT_METHODS,
   oauth,
+  projects,
+  PROJECTS_IDEMPOTENT_METHODS,
   pushRules,
   settings,
   SETTINGS_IDEMPOTENT_METHODS,
@@ -106,6 +108,12 @@ export const CLIENTS = {
     address: "CANOPY_GROUPS_ADDRESS",
     definition: namespaces.NamespacesServiceService,
     idempotent: NAMESPACES_IDEMPOTENT_METHODS,
+  }),
+  projects: spec({
+    service: "projects",
+    address: "CANOPY_PROJECTS_ADDRESS",
+    definition: projects.ProjectsServiceService,
+    idempotent: PROJECTS_IDEMPOTENT_METHODS,
   }),
 };
 

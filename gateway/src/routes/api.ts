@@ -10,6 +10,7 @@ import { groupUpdateEndpoints } from "./group-update";
 import { groupLifecycleEndpoints } from "./group-lifecycle";
 import { groupListEndpoints } from "./group-lists";
 import { namespaceEndpoints } from "./namespaces";
+import { projectEndpoints } from "./projects";
 import { personalAccessTokenEndpoints } from "./personal-access-tokens";
 import { userEndpoints } from "./users";
 import { versionEndpoints } from "./version";
@@ -34,4 +35,5 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupLifecycleEndpoints,
   ...groupMemberEndpoints,
   ...namespaceEndpoints,
+  ...projectEndpoints,
 ];

@@ -12,6 +12,7 @@ import type {
   groupLifecycle,
   groupMembers,
   namespaces,
+  projects,
 } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { AnswerCache } from "../http/answer-cache";
@@ -33,6 +34,7 @@ export interface RouteDeps {
   groupLifecycle: PromiseClient<typeof groupLifecycle.GroupLifecycleServiceService>;
   groupMembers: PromiseClient<typeof groupMembers.GroupMembersServiceService>;
   namespaces: PromiseClient<typeof namespaces.NamespacesServiceService>;
+  projects: PromiseClient<typeof projects.ProjectsServiceService>;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

@@ -1,0 +1,241 @@
+import type { projects } from "@canopy/protos";
+import {
+  projectEntity,
+  projectWithAccessEntity,
+  basicProjectEntity,
+  type ProjectShaping,
+} from "../entities/project";
+import { endpoint, type Call } from "../http/endpoint";
+import { notFoundError } from "../http/errors";
+import { sendJson } from "../http/json";
+import { keysetPaginationParams, paginate } from "../http/pagination";
+import { param, type IdOrPath } from "../http/params";
+import type { RouteDeps } from "./context";
+import { userHint } from "./groups";
+import { projectAttributeParams, toProjectAttributes } from "./project-params";
+
+/**
+ * The Projects API core (GitLab lib/api/projects.rb): create, read, update, delete, the project
+ * lists, stars and archiving. The projects service decides what the caller may see and do.
+ */
+
+/** `:id` of the API as the projects service's reference. */
+export const projectRef = (id: IdOrPath): projects.ProjectRef => ({
+  id: id.id ?? 0,
+  fullPath: id.path ?? "",
+});
+
+export const projectShaping = (deps: RouteDeps): ProjectShaping => ({
+  externalUrl: deps.config.CANOPY_EXTERNAL_URL,
+  plan: deps.config.CANOPY_PLAN,
+});
+
+const idParams = { id: param.idOrPath() };
+
+async function showProject({ params: p, actor, ctx, deps }: Call<typeof idParams>) {
+  const project = await deps.projects.getProject({ actor, project: projectRef(p.id) });
+  sendJson(ctx, 200, projectWithAccessEntity(project, projectShaping(deps)));
+}
+
+const createParams = {
+  name: param.string(10_000).optional(),
+  path: param.string(10_000).optional(),
+  namespace_id: param.integer().optional(),
+  ...projectAttributeParams,
+};
+
+async function createProject({ params: p, actor, user, ctx, deps }: Call<typeof createParams>) {
+  const project = await deps.projects.createProject({
+    actor,
+    namespaceId: p.namespace_id ?? 0,
+    attributes: toProjectAttributes(p as Record<string, unknown>),
+    creator: userHint(user),
+  });
+  sendJson(ctx, 201, projectWithAccessEntity(project, projectShaping(deps)));
+}
+
+const updateParams = {
+  id: param.idOrPath(),
+  name: param.string(10_000).optional(),
+  path: param.string(10_000).optional(),
+  ...projectAttributeParams,
+};
+
+async function updateProject({ params: p, actor, ctx, deps }: Call<typeof updateParams>) {
+  const project = await deps.projects.updateProject({
+    actor,
+    project: projectRef(p.id),
+    attributes: toProjectAttributes(p as Record<string, unknown>),
+  });
+  sendJson(ctx, 200, projectWithAccessEntity(project, projectShaping(deps)));
+}
+
+async function deleteProject({ params: p, actor, ctx, deps }: Call<typeof idParams>) {
+  await deps.projects.deleteProject({ actor, project: projectRef(p.id) });
+  sendJson(ctx, 202, { message: "202 Accepted" });
+}
+
+/** 201 with the project, or 304 with no body when nothing changed (GitLab's not_modified!). */
+async function star(call: Call<typeof idParams>, starred: boolean) {
+  const { params: p, actor, ctx, deps } = call;
+  const req = { actor, project: projectRef(p.id) };
+  const res = starred ? await deps.projects.starProject(req) : await deps.projects.unstarProject(req);
+  if (!res.changed) {
+    ctx.status = 304;
+    return;
+  }
+  sendJson(ctx, 201, projectEntity(res.project!, projectShaping(deps)));
+}
+
+async function archive(call: Call<typeof idParams>, archived: boolean) {
+  const { params: p, actor, ctx, deps } = call;
+  const req = { actor, project: projectRef(p.id) };
+  const project = archived
+    ? await deps.projects.archiveProject(req)
+    : await deps.projects.unarchiveProject(req);
+  sendJson(ctx, 201, projectEntity(project, projectShaping(deps)));
+}
+
+const listParams = {
+  ...keysetPaginationParams,
+  search: param.string(1_000).optional(),
+  owned: param.boolean().optional(),
+  membership: param.boolean().optional(),
+  starred: param.boolean().optional(),
+  visibility: param.oneOf(["private", "internal", "public"]).optional(),
+  archived: param.boolean().optional(),
+  order_by: param
+    .oneOf(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"])
+    .optional(),
+  sort: param.oneOf(["asc", "desc"]).optional(),
+  simple: param.boolean().optional(),
+  min_access_level: param.integer().optional(),
+  statistics: param.boolean().optional(),
+  with_custom_attributes: param.boolean().optional(),
+};
+const userListParams = { user_id: param.string(255), ...listParams };
+
+async function answerList(
+  { params: p, actor, ctx, deps }: Call<typeof listParams>,
+  owner: { userId?: number; username?: string } = {},
+) {
+  const keyset = p.pagination === "keyset";
+  const res = await deps.projects.listProjects({
+    actor,
+    userId: owner.userId ?? 0,
+    username: owner.username ?? "",
+    search: p.search ?? "",
+    owned: Boolean(p.owned),
+    membership: Boolean(p.membership),
+    starred: Boolean(p.starred),
+    visibility: p.visibility ?? "",
+    archived: p.archived,
+    orderBy: p.order_by ?? "",
+    sort: p.sort ?? "",
+    minAccessLevel: p.min_access_level ?? 0,
+    page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },
+  });
+  const page = res.page!;
+  paginate(
+    ctx,
+    deps.config.CANOPY_EXTERNAL_URL,
+    keyset
+      ? { keyset: { perPage: page.perPage, next: page.nextCursor ? { cursor: page.nextCursor } : undefined } }
+      : { offset: page, itemsOnPage: res.projects.length },
+  );
+  const shaping = projectShaping(deps);
+  sendJson(
+    ctx,
+    200,
+    res.projects.map((x) => (p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping))),
+  );
+}
+
+const listProjects = (call: Call<typeof listParams>) => answerList(call);
+
+/** GET /users/:user_id/projects: `user_id` is an id or a username (GitLab's find_user). */
+async function listUserProjects(call: Call<typeof userListParams>) {
+  const u = call.params.user_id;
+  if (!/^\d+$/.test(u)) return answerList(call, { username: u });
+  // An id no user can have (beyond bigint) is a user that does not exist.
+  if (!Number.isSafeInteger(Number(u))) throw notFoundError("User");
+  await answerList(call, { userId: Number(u) });
+}
+
+export const projectEndpoints = [
+  endpoint({
+    method: "GET",
+    path: "/projects",
+    access: "anonymous",
+    params: listParams,
+    handler: listProjects,
+  }),
+  endpoint({
+    method: "POST",
+    path: "/projects",
+    access: "user",
+    params: createParams,
+    validate: (p) => [
+      p.name === undefined &&
+        p.path === undefined &&
+        "name, path are missing, at least one parameter must be provided",
+    ],
+    handler: createProject,
+  }),
+  endpoint({
+    method: "GET",
+    path: "/projects/:id",
+    access: "anonymous",
+    params: idParams,
+    handler: showProject,
+  }),
+  endpoint({
+    method: "PUT",
+    path: "/projects/:id",
+    access: "user",
+    params: updateParams,
+    handler: updateProject,
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/projects/:id",
+    access: "user",
+    params: idParams,
+    handler: deleteProject,
+  }),
+  endpoint({
+    method: "POST",
+    path: "/projects/:id/star",
+    access: "user",
+    params: idParams,
+    handler: (call: Call<typeof idParams>) => star(call, true),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/projects/:id/unstar",
+    access: "user",
+    params: idParams,
+    handler: (call: Call<typeof idParams>) => star(call, false),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/projects/:id/archive",
+    access: "user",
+    params: idParams,
+    handler: (call: Call<typeof idParams>) => archive(call, true),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/projects/:id/unarchive",
+    access: "user",
+    params: idParams,
+    handler: (call: Call<typeof idParams>) => archive(call, false),
+  }),
+  endpoint({
+    method: "GET",
+    path: "/users/:user_id/projects",
+    access: "anonymous",
+    params: userListParams,
+    handler: listUserProjects,
+  }),
+];

@@ -1,0 +1,30 @@
+import * as events from "../gen/canopy/projects/v1/events";
+
+/** The projects context's events, under `canopy.projects.` (shape: the kit's `EventKind`, see auth.ts). */
+const kind = <T>(
+  leaf: string,
+  type: string,
+  codec: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T },
+) => ({
+  subject: `canopy.projects.${leaf}`,
+  type: `canopy.projects.v1.${type}`,
+  codec,
+});
+
+export const PROJECTS_EVENTS = {
+  projectCreated: kind("project.created", "ProjectCreated", events.ProjectCreated),
+  projectUpdated: kind("project.updated", "ProjectUpdated", events.ProjectUpdated),
+  projectArchived: kind("project.archived", "ProjectArchived", events.ProjectArchived),
+  projectUnarchived: kind("project.unarchived", "ProjectUnarchived", events.ProjectUnarchived),
+  projectMarkedForDeletion: kind(
+    "project.marked_for_deletion",
+    "ProjectMarkedForDeletion",
+    events.ProjectMarkedForDeletion,
+  ),
+  projectRemoved: kind("project.removed", "ProjectRemoved", events.ProjectRemoved),
+  projectStarred: kind("project.starred", "ProjectStarred", events.ProjectStarred),
+  projectUnstarred: kind("project.unstarred", "ProjectUnstarred", events.ProjectUnstarred),
+} as const;
+
+/** Every subject the projects context publishes on. */
+export const PROJECTS_SUBJECTS = "canopy.projects.>";

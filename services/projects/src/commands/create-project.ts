@@ -1,0 +1,126 @@
+import { forbidden, invalid, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
+import { PROJECTS_EVENTS, type common, type events, type projects } from "@canopy/protos";
+import { mayCreateInGroup, OWNER } from "../domain/access";
+import { checkedAttributes, takenErrors, visibilityErrors } from "../domain/project-attributes";
+import { pathFromName } from "../domain/project-rules";
+import { isVisibilityName, levelOf } from "../domain/visibility";
+import type { Deps } from "../deps";
+import { projectSnapshot } from "../events/snapshot";
+import { projectDetail } from "../finders/projects";
+import { namespaceAccessOf } from "../store/access";
+import {
+  findNamespaceById,
+  findUserNamespace,
+  subgroupPathTaken,
+  type NamespaceRow,
+} from "../store/namespaces";
+import { findProjectById, insertProject, insertProjectMember, takenInNamespace } from "../store/projects";
+import { insertUserIfMissing, userRowOf } from "../store/users";
+
+/** GitLab's answer for a namespace that is missing, invisible or not open to the caller. */
+const namespaceNotValid = () => invalid({ namespace: ["is not valid"] });
+
+/**
+ * POST /projects: a project in `namespace_id` (a group or a personal namespace) or, without it, in
+ * the caller's personal namespace. GitLab's Projects::CreateService: the namespace must be one the
+ * caller may create projects in (else 400 namespace "is not valid"), then the model's validations
+ * (400, keyed by attribute). The owner of a personal namespace becomes the project's Owner.
+ */
+export async function createProject(
+  deps: Deps,
+  req: projects.CreateProjectRequest,
+): Promise<projects.Project> {
+  const actor = requireSignedIn(req.actor);
+  await rememberCreator(deps, req.creator, actor);
+  const namespace = await namespaceCopy(deps, req.namespaceId, actor.userId);
+  if (!namespace) throw namespaceNotValid();
+  const level = actor.admin ? OWNER : await namespaceAccessOf(deps.pool, actor.userId, namespace);
+  const allowed =
+    namespace.kind === "user" ? namespace.owner_id === actor.userId || actor.admin : mayCreateInGroup(level);
+  if (!allowed) throw namespaceNotValid();
+  // A personal project of an external user is refused as GitLab refuses it (can_create_project).
+  if (actor.external && namespace.kind === "user" && !actor.admin) throw forbidden();
+
+  const a = req.attributes;
+  const name = a?.name ?? a?.path ?? "";
+  const path = a?.path ?? pathFromName(name);
+  const checked = checkedAttributes({
+    ...a!,
+    name,
+    path,
+    topics: a?.topics,
+    accessLevels: a?.accessLevels ?? {},
+    flags: a?.flags ?? {},
+    texts: a?.texts ?? {},
+    numbers: a?.numbers ?? {},
+    cleared: a?.cleared ?? [],
+  });
+  const visibilityName = a?.visibility ?? deps.settings.current().defaultProjectVisibility;
+  const visibility = checked.visibility ?? (isVisibilityName(visibilityName) ? levelOf(visibilityName) : 0);
+  visibilityErrors(visibility, namespace, checked.errors);
+  if (Object.keys(checked.errors).length) throw invalid(checked.errors);
+
+  const id = await withTransaction(deps.pool, async (tx) => {
+    // One create at a time per namespace, so two requests cannot both take a free path.
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext('projects-namespace'), $1::int)", [namespace.id]);
+    const taken = await takenInNamespace(tx, namespace.id, { path, name });
+    takenErrors({ ...taken, subgroup: await subgroupPathTaken(tx, namespace.id, path) }, checked.errors);
+    if (Object.keys(checked.errors).length) throw invalid(checked.errors);
+    const created = await insertProject(tx, {
+      namespace_id: namespace.id,
+      traversal_ids: namespace.traversal_ids,
+      name,
+      path,
+      description: a?.description ?? null,
+      visibility_level: visibility,
+      default_branch: a?.defaultBranch || null,
+      topics: checked.topics ?? [],
+      creator_id: actor.userId,
+      access_levels: checked.accessLevels,
+      settings: checked.settings,
+    });
+    if (namespace.kind === "user" && namespace.owner_id)
+      await insertProjectMember(tx, {
+        projectId: created,
+        userId: namespace.owner_id,
+        accessLevel: OWNER,
+        createdById: actor.userId,
+      });
+    const row = (await findProjectById(tx, created))!;
+    await recordEvent(tx, PROJECTS_EVENTS.projectCreated, { project: projectSnapshot(row) }, actor);
+    return created;
+  });
+  const row = (await findProjectById(deps.pool, id))!;
+  const personal = namespace.kind === "user";
+  const access = {
+    access_level: personal ? OWNER : level,
+    project_access_level: personal ? OWNER : 0,
+    group_access_level: personal ? 0 : level,
+  };
+  return projectDetail(deps, actor, { row, access });
+}
+
+/**
+ * The namespace's copy. A group created a moment ago may not have reached this service yet (the
+ * groups service's event is on its way): wait for it a little (CANOPY_PROJECTS_COPY_WAIT_MS).
+ */
+async function namespaceCopy(
+  deps: Deps,
+  namespaceId: number,
+  userId: number,
+): Promise<NamespaceRow | undefined> {
+  const read = () =>
+    namespaceId ? findNamespaceById(deps.pool, namespaceId) : findUserNamespace(deps.pool, userId);
+  const deadline = Date.now() + deps.config.CANOPY_PROJECTS_COPY_WAIT_MS;
+  for (;;) {
+    const found = await read();
+    if (found || Date.now() >= deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The creator must be known here (owner rendering); the gateway's copy fills a lagging one. */
+async function rememberCreator(deps: Deps, hint: events.UserSnapshot | undefined, actor: common.Actor) {
+  if (!hint || hint.userId !== actor.userId) return;
+  await insertUserIfMissing(deps.pool, userRowOf(hint));
+}

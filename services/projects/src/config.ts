@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { baseConfigSchema, loadConfig, planConfig, settingsBucketConfig } from "@canopy/kit";
+
+export const projectsConfigSchema = baseConfigSchema.extend({
+  CANOPY_PROJECTS_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50053),
+  ...planConfig,
+  ...settingsBucketConfig,
+  /**
+   * How long a create waits for the namespace copy of a group created a moment ago (the groups
+   * service's event may still be on its way).
+   */
+  CANOPY_PROJECTS_COPY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  /** How often a replica looks for projects marked longer ago than the adjourned period; 0 never. */
+  CANOPY_PROJECTS_ADJOURNED_DELETION_MS: z.coerce.number().int().min(0).default(600_000),
+});
+
+export type ProjectsConfig = z.infer<typeof projectsConfigSchema>;
+
+export const loadProjectsConfig = (env = process.env) => loadConfig(projectsConfigSchema, env);

@@ -1,0 +1,77 @@
+import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
+import { GROUPS_EVENTS, type events } from "@canopy/protos";
+import { removeProjectsOf } from "../commands/remove-projects";
+import type { Deps } from "../deps";
+import {
+  deleteGroupLink,
+  deleteGroupMember,
+  insertCreatorMember,
+  upsertGroupLink,
+  upsertGroupMember,
+} from "../store/memberships";
+import { deleteNamespace, findNamespaceById, rebuildBelow, upsertNamespace } from "../store/namespaces";
+
+/**
+ * Keeps the copies of namespaces, group memberships and group shares in step with the groups
+ * service's events: one durable consumer shared by every replica, each event applied once in the
+ * transaction that records it (the kit's consumer), acked after commit. It reads the stream from its
+ * start, so a service started after groups were made still sees them, as long as the stream still
+ * holds their events (7 days). A one-time republication of older namespaces, memberships and
+ * shares by the groups service (as auth does for users) is not written yet.
+ *
+ * Cascades: a group removed takes its projects with it; marked for deletion hides them from lists
+ * (the lists read the mark through traversal_ids); a transfer or rename rebuilds the copies below.
+ */
+export const groupsConsumer = (deps: Deps): ConsumerDefinition => ({
+  name: "projects-groups",
+  subjects: ["canopy.groups.>"],
+  handle: (event, tx) => applyGroupsEvent(deps, event, tx),
+});
+
+export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: PoolClient): Promise<void> {
+  const created = payloadOf(event, GROUPS_EVENTS.groupCreated);
+  if (created?.group) {
+    await upsertNamespace(tx, created.group);
+    // The creator is the group's Owner from its first moment (their MemberAdded follows): with both
+    // in one transaction, a project created right after the group never meets a half copy.
+    if (created.creatorId) await insertCreatorMember(tx, created.group.id, created.creatorId);
+    return;
+  }
+  const changed =
+    payloadOf(event, GROUPS_EVENTS.groupUpdated)?.group ??
+    payloadOf(event, GROUPS_EVENTS.groupTransferred)?.group ??
+    payloadOf(event, GROUPS_EVENTS.groupMarkedForDeletion)?.group ??
+    payloadOf(event, GROUPS_EVENTS.groupRestored)?.group ??
+    payloadOf(event, GROUPS_EVENTS.userNamespaceChanged)?.namespace;
+  if (changed) {
+    const before = await findNamespaceById(tx, changed.id);
+    await upsertNamespace(tx, changed);
+    // Only a move or a rename changes anything below; a visibility or mark change does not.
+    const moved =
+      !before ||
+      before.path !== changed.path ||
+      before.name !== changed.name ||
+      before.traversal_ids.join() !== changed.traversalIds.join();
+    if (moved) await rebuildBelow(tx, changed.id);
+    return;
+  }
+  const removed =
+    payloadOf(event, GROUPS_EVENTS.groupRemoved)?.group ??
+    payloadOf(event, GROUPS_EVENTS.userNamespaceRemoved)?.namespace;
+  if (removed) {
+    await removeProjectsOf(deps, tx, removed.id);
+    await deleteNamespace(tx, removed.id);
+    return;
+  }
+  const member =
+    payloadOf(event, GROUPS_EVENTS.memberAdded)?.member ??
+    payloadOf(event, GROUPS_EVENTS.memberUpdated)?.member;
+  if (member) return upsertGroupMember(tx, member);
+  const gone = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
+  if (gone) return deleteGroupMember(tx, gone.groupId, gone.userId);
+  const shared = payloadOf(event, GROUPS_EVENTS.groupShared);
+  if (shared) return upsertGroupLink(tx, shared);
+  const unshared = payloadOf(event, GROUPS_EVENTS.groupUnshared);
+  if (unshared) return deleteGroupLink(tx, unshared.sharedGroupId, unshared.sharedWithGroupId);
+  deps.log.debug({ type: event.type }, "groups event not used by projects");
+}

@@ -1,0 +1,41 @@
+import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
+import { AUTH_EVENTS, type events } from "@canopy/protos";
+import type { Deps } from "../deps";
+import { deleteUser, setUserState, upsertUser, userRowOf } from "../store/users";
+
+/**
+ * Keeps this service's copy of users in step with auth's events (a durable consumer shared by every
+ * replica, reading the stream from its start: users created before this service first ran arrive
+ * too; auth republishes a snapshot of every user once for this consumer: its migration 0007).
+ */
+export const usersConsumer = (deps: Deps): ConsumerDefinition => ({
+  name: "projects-users",
+  subjects: ["canopy.auth.user.>"],
+  handle: (event, tx) => applyUserEvent(deps, event, tx),
+});
+
+export async function applyUserEvent(deps: Deps, event: events.Event, tx: PoolClient): Promise<void> {
+  const snapshot = payloadOf(event, AUTH_EVENTS.userCreated) ?? payloadOf(event, AUTH_EVENTS.userUpdated);
+  if (snapshot) {
+    // Events from before snapshots existed carry the username only.
+    const u = snapshot.user ?? {
+      userId: snapshot.userId,
+      username: snapshot.username,
+      name: snapshot.username,
+      state: "",
+      admin: false,
+      external: false,
+      canCreateGroup: true,
+      avatarUrl: "",
+      email: "",
+    };
+    return upsertUser(tx, userRowOf(u), !u.state);
+  }
+  const blocked = payloadOf(event, AUTH_EVENTS.userBlocked);
+  if (blocked) return setUserState(tx, blocked.userId, "blocked");
+  const unblocked = payloadOf(event, AUTH_EVENTS.userUnblocked);
+  if (unblocked) return setUserState(tx, unblocked.userId, "active");
+  const deleted = payloadOf(event, AUTH_EVENTS.userDeleted);
+  if (deleted) return deleteUser(tx, deleted.userId);
+  deps.log.debug({ type: event.type }, "user event not used by projects");
+}

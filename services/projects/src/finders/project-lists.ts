@@ -1,0 +1,79 @@
+import { badParameter, notFound, pageInfo, pageWindow } from "@canopy/kit";
+import type { projects } from "@canopy/protos";
+import { ACCESS_LEVELS } from "../domain/access";
+import { decodeCursor, encodeCursor, isNumericColumn, listOrder } from "../domain/list-order";
+import { searchTerms } from "../domain/search";
+import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
+import type { Deps } from "../deps";
+import { countProjects, listProjects, type ProjectListQuery } from "../store/project-lists";
+import { findUserNamespace } from "../store/namespaces";
+import { findUser, findUserByUsername } from "../store/users";
+import { toProject } from "./project-view";
+import { viewerOf } from "./projects";
+
+/**
+ * GET /projects and GET /users/:id/projects (GitLab's ProjectsFinder): every project the caller may
+ * see, or one user's personal projects, with the common filters, offset or keyset pages.
+ */
+export async function listProjectsFinder(
+  deps: Deps,
+  req: projects.ListProjectsRequest,
+): Promise<projects.ListProjectsResponse> {
+  const viewer = viewerOf(req.actor);
+  if (req.minAccessLevel && !(ACCESS_LEVELS as readonly number[]).includes(req.minAccessLevel))
+    throw badParameter("min_access_level does not have a valid value");
+  const order = listOrder(req.orderBy, req.sort);
+  const query: ProjectListQuery = {
+    userId: viewer.userId,
+    admin: viewer.admin,
+    lowest: lowestVisibleLevel(viewer),
+    namespaceId:
+      req.userId || req.username ? await personalNamespaceOf(deps, req.userId, req.username) : undefined,
+    search: searchTerms(req.search),
+    owned: req.owned,
+    membership: req.membership,
+    starred: req.starred,
+    visibility: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
+    archived: req.archived,
+    minAccessLevel: req.minAccessLevel,
+    order,
+  };
+  const window = pageWindow(req.page);
+  if (req.page?.keyset) {
+    const after = req.page.cursor ? decodeCursor(order, req.page.cursor) : undefined;
+    if (req.page.cursor && !after) throw badParameter("cursor is invalid");
+    const rows = await listProjects(deps.pool, query, { limit: window.perPage + 1, offset: 0, after });
+    const page = rows.slice(0, window.perPage);
+    const last = page.at(-1);
+    const nextCursor =
+      rows.length > window.perPage && last
+        ? encodeCursor(order, isNumericColumn(order.column) ? Number(last.sort_key) : last.sort_key, last.id)
+        : "";
+    return {
+      projects: page.map(view),
+      page: { page: 1, perPage: window.perPage, total: 0, totalCapped: true, nextCursor },
+    };
+  }
+  const [rows, counted] = await Promise.all([
+    listProjects(deps.pool, query, { limit: window.limit, offset: window.offset }),
+    countProjects(deps.pool, query),
+  ]);
+  return { projects: rows.map(view), page: pageInfo(window, counted) };
+}
+
+const view = (row: Awaited<ReturnType<typeof listProjects>>[number]) =>
+  toProject(row, {
+    access_level: row.caller_access,
+    project_access_level: 0,
+    group_access_level: 0,
+    starred: row.caller_starred,
+  });
+
+/** The personal namespace of GET /users/:id/projects' user: 404 "User Not Found" when unknown. */
+async function personalNamespaceOf(deps: Deps, userId: number, username: string): Promise<number> {
+  const user = userId ? await findUser(deps.pool, userId) : await findUserByUsername(deps.pool, username);
+  if (!user) throw notFound("User");
+  const namespace = await findUserNamespace(deps.pool, user.id);
+  // A user whose namespace has not reached this service yet has no projects here either.
+  return namespace?.id ?? -1;
+}

@@ -1,0 +1,2 @@
+export { projectsServiceDefinition } from "./service";
+export { projectsConfigSchema, loadProjectsConfig, type ProjectsConfig } from "./config";

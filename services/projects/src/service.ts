@@ -1,0 +1,29 @@
+import path from "node:path";
+import { ApplicationSettingsView, defineService, openSettingsBucket, serve } from "@canopy/kit";
+import { projects } from "@canopy/protos";
+import { loadProjectsConfig } from "./config";
+import type { Deps } from "./deps";
+import { deletionTimers } from "./commands/delete-project";
+import { groupsConsumer } from "./events/groups";
+import { usersConsumer } from "./events/users";
+import { projectsService } from "./rpc/projects-service";
+
+/** The projects service's parts; the kit's `runService` starts and stops them in order. */
+export const projectsServiceDefinition = defineService({
+  name: "projects",
+  migrations: path.join(__dirname, "..", "migrations"),
+  loadConfig: loadProjectsConfig,
+  grpcPort: (config) => config.CANOPY_PROJECTS_GRPC_PORT,
+  deps: async ({ pool, log, config, nc }): Promise<Deps> => ({
+    pool,
+    log,
+    config,
+    settings: await ApplicationSettingsView.open(
+      await openSettingsBucket(nc, config.CANOPY_SETTINGS_BUCKET),
+      log,
+    ),
+  }),
+  grpc: (deps) => [serve(projects.ProjectsServiceService, projectsService(deps))],
+  consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
+  timers: (deps) => deletionTimers(deps),
+});

@@ -1,0 +1,129 @@
+import { containsPattern, countCapped, Where, type Queryable } from "@canopy/kit";
+import { isTimeColumn, type ListOrder } from "../domain/list-order";
+import type { SearchTerms } from "../domain/search";
+import { authorizationCtes } from "./access";
+import { PROJECT_COLUMNS, PROJECT_JOINS, type ProjectRow } from "./projects";
+
+/**
+ * One list of projects: which the caller may see, filtered and ordered. The visibility rule is
+ * GitLab's `public_or_visible_to_user`: administrators see all; anyone else what is visible at
+ * their level (`lowest`) or what they have access to (store/access.ts). Projects below a namespace
+ * marked for deletion are left out of every list.
+ */
+export interface ProjectListQuery {
+  /** 0 for anonymous callers. */
+  userId: number;
+  admin: boolean;
+  /** The lowest visibility level the caller sees without access. */
+  lowest: number;
+  /** Only the projects of this personal namespace (GET /users/:id/projects). */
+  namespaceId?: number;
+  search?: SearchTerms;
+  owned: boolean;
+  membership: boolean;
+  starred: boolean;
+  visibility?: number;
+  archived?: boolean;
+  minAccessLevel: number;
+  order: ListOrder;
+}
+
+export type ListedProject = ProjectRow & {
+  caller_access: number;
+  caller_starred: boolean;
+  /** The order's key as text (timestamps with their microseconds), for the next cursor. */
+  sort_key: string;
+};
+
+function build(q: ProjectListQuery) {
+  const w = new Where();
+  let userParam: string | undefined;
+  // Bound only when used: an unused parameter has no type PostgreSQL can infer.
+  const user = () => (userParam ??= w.param(q.userId));
+  const signedIn = q.userId > 0;
+  if (!q.admin) {
+    const lowest = w.param(q.lowest);
+    w.and(
+      signedIn
+        ? `p.visibility_level >= ${lowest} OR ap.project_id IS NOT NULL`
+        : `p.visibility_level >= ${lowest}`,
+    );
+  }
+  w.and(
+    `NOT EXISTS (SELECT 1 FROM namespaces m WHERE m.marked_for_deletion_on IS NOT NULL AND m.id = ANY(p.traversal_ids))`,
+  );
+  if (q.namespaceId !== undefined) w.and(`p.namespace_id = ${w.param(q.namespaceId)}`);
+  if (q.owned)
+    w.and(signedIn ? `ap.access_level >= 50 OR (n.kind = 'user' AND n.owner_id = ${user()})` : "false");
+  if (q.membership) w.and(signedIn ? "ap.project_id IS NOT NULL" : "false");
+  if (q.minAccessLevel) w.and(signedIn ? `ap.access_level >= ${w.param(q.minAccessLevel)}` : "false");
+  if (q.starred)
+    w.and(
+      signedIn
+        ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})`
+        : "false",
+    );
+  if (q.visibility !== undefined) w.and(`p.visibility_level = ${w.param(q.visibility)}`);
+  if (q.archived !== undefined) w.and(`p.archived = ${w.param(q.archived)}`);
+  if (q.search?.exact !== undefined) {
+    const exact = w.param(q.search.exact);
+    w.and(
+      `lower(p.path) = lower(${exact}) OR lower(p.name) = lower(${exact}) OR lower(p.description) = lower(${exact})`,
+    );
+  } else if (q.search?.words) {
+    const words = q.search.words.map((word) => w.param(containsPattern(word)));
+    const all = (column: string) => words.map((x) => `${column} ILIKE ${x}`).join(" AND ");
+    w.and(`(${all("p.path")}) OR (${all("p.name")}) OR (${all("COALESCE(p.description, '')")})`);
+  }
+  const ctes = signedIn ? `WITH ${authorizationCtes(user())}` : "";
+  const accessJoin = signedIn ? "LEFT JOIN authorized_projects ap ON ap.project_id = p.id" : "";
+  return { w, ctes, accessJoin, user };
+}
+
+const keyExpr = (order: ListOrder) => `p.${order.column}`;
+const keyType = (order: ListOrder) =>
+  isTimeColumn(order.column)
+    ? "timestamptz"
+    : order.column === "name" || order.column === "path"
+      ? "text"
+      : "bigint";
+
+/** One page: offset (`offset`) or after a keyset position (`after`: key value and id). */
+export async function listProjects(
+  db: Queryable,
+  q: ProjectListQuery,
+  window: { limit: number; offset: number; after?: [string | number, number] },
+): Promise<ListedProject[]> {
+  const { w, ctes, accessJoin, user } = build(q);
+  const dir = q.order.desc ? "DESC" : "ASC";
+  if (window.after) {
+    const cmp = q.order.desc ? "<" : ">";
+    w.and(
+      `(${keyExpr(q.order)}, p.id) ${cmp} (${w.param(window.after[0])}::${keyType(q.order)}, ${w.param(window.after[1])}::bigint)`,
+    );
+  }
+  const signedIn = q.userId > 0;
+  const { rows } = await db.query<ListedProject>(
+    `${ctes}
+     SELECT ${PROJECT_COLUMNS},
+            ${keyExpr(q.order)}::text AS sort_key,
+            ${signedIn ? "COALESCE(ap.access_level, 0)" : "0"}::int AS caller_access,
+            ${signedIn ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})` : "false"} AS caller_starred
+       FROM projects p ${PROJECT_JOINS} ${accessJoin}
+       ${w.sql}
+      ORDER BY ${keyExpr(q.order)} ${dir}, p.id ${dir}
+      LIMIT ${w.param(window.limit)} OFFSET ${w.param(window.after ? 0 : window.offset)}`,
+    w.params,
+  );
+  return rows;
+}
+
+/** How many projects the list holds, counting at most COUNT_CAP + 1. */
+export async function countProjects(db: Queryable, q: ProjectListQuery): Promise<number> {
+  const { w, ctes, accessJoin } = build(q);
+  return countCapped(
+    db,
+    `${ctes} SELECT 1 FROM projects p ${PROJECT_JOINS} ${accessJoin} ${w.sql}`,
+    w.params,
+  );
+}
