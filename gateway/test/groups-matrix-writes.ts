@@ -21,7 +21,7 @@ import {
   SHARE_NOT_FOUND,
 } from "./groups-matrix-model";
 import { ATTRIBUTE, must, PUSH_RULE } from "./groups-matrix-world";
-import { unique } from "./support";
+import { unique, waitFor } from "./support";
 
 export const WRITE_ENDPOINTS: EndpointRule[] = [
   {
@@ -87,6 +87,12 @@ export const WRITE_ENDPOINTS: EndpointRule[] = [
       must(await asRoot(w, "DELETE", `/groups/${made.id}`), 202, "undo POST /groups (mark)");
       const q = `permanently_remove=true&full_path=${encodeURIComponent(made.full_path)}`;
       must(await asRoot(w, "DELETE", `/groups/${made.id}?${q}`), 202, "undo POST /groups (remove)");
+      // The removal runs in the background after the 202: undone only once the group is gone.
+      await waitFor(
+        "the undone subgroup removed",
+        async () => (await asRoot(w, "GET", `/groups/${made.id}`)).status === 404,
+        30_000,
+      );
     },
   },
   {

@@ -39,17 +39,20 @@ const ref = (id: number) => ({ id, fullPath: "" });
 const NOT_FOUND = failed(status.NOT_FOUND);
 const GROUP_NOT_FOUND = failed(status.NOT_FOUND, { resource: "Group" });
 
-/** Every call of the service, for one caller and group, each as the gateway would send it. */
+/**
+ * Every call of the service, for one caller and group, each as the gateway would send it. Made one
+ * at a time when run: started together, a rejection could land before anything awaited it.
+ */
 const everyCall = (r: PushRulesRpc, actor: typeof ANONYMOUS, groupId: number, gatedKeysSent = false) => [
-  r.authorizePushRules({ actor, group: ref(groupId), gatedKeysSent }),
-  r.getPushRule({ actor, group: ref(groupId), gatedKeysSent }),
-  r.createPushRule({ actor, group: ref(groupId), gatedKeysSent, attributes: { memberCheck: true } }),
-  r.updatePushRule({ actor, group: ref(groupId), gatedKeysSent, attributes: { memberCheck: true } }),
-  r.deletePushRule({ actor, group: ref(groupId), gatedKeysSent }),
+  () => r.authorizePushRules({ actor, group: ref(groupId), gatedKeysSent }),
+  () => r.getPushRule({ actor, group: ref(groupId), gatedKeysSent }),
+  () => r.createPushRule({ actor, group: ref(groupId), gatedKeysSent, attributes: { memberCheck: true } }),
+  () => r.updatePushRule({ actor, group: ref(groupId), gatedKeysSent, attributes: { memberCheck: true } }),
+  () => r.deletePushRule({ actor, group: ref(groupId), gatedKeysSent }),
 ];
 
-async function expectEveryCallFails(calls: Promise<unknown>[], expected: ReturnType<typeof failed>) {
-  for (const call of calls) expect(await failure(call)).toEqual(expected);
+async function expectEveryCallFails(calls: (() => Promise<unknown>)[], expected: ReturnType<typeof failed>) {
+  for (const call of calls) expect(await failure(call())).toEqual(expected);
 }
 
 describe("who may manage a group's push rule", () => {
