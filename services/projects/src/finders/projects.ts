@@ -5,6 +5,7 @@ import { canReadProject, lowestVisibleLevel, type Viewer } from "../domain/visib
 import type { Deps } from "../deps";
 import { projectAccessOf, type ProjectAccess } from "../store/access";
 import { findProjectById, findProjectByPath, sharedWithGroupsOf, type ProjectRow } from "../store/projects";
+import { findCustomAttributes } from "../store/custom-attributes";
 import { hasStarred } from "../store/stars";
 import { toProject } from "./project-view";
 
@@ -82,5 +83,11 @@ export async function projectDetail(
 
 export async function getProject(deps: Deps, req: projects.GetProjectRequest): Promise<projects.Project> {
   const found = await resolveProject(deps, req.actor, req.project);
-  return projectDetail(deps, req.actor, found);
+  const detail = await projectDetail(deps, req.actor, found);
+  // `with_custom_attributes` is ignored for everyone but administrators, as GitLab does.
+  if (!req.actor?.admin || !req.withCustomAttributes) return detail;
+  const values = Object.fromEntries(
+    (await findCustomAttributes(deps.pool, found.row.id)).map((a) => [a.key, a.value]),
+  );
+  return { ...detail, customAttributes: { values } };
 }
