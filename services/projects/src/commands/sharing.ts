@@ -1,6 +1,5 @@
 import {
   apiError,
-  badRequest,
   conflict,
   forbidden,
   notFound,
@@ -44,7 +43,7 @@ export async function shareProject(
   const { row: project, access } = await resolveProject(deps, actor, req.project);
   if (!projectAbilities(access.access_level).admin) throw forbidden();
   if (project.ns_kind === "group" && (await shareLocked(deps.pool, project.traversal_ids)))
-    throw badRequest("The project sharing with group is disabled");
+    throw apiError(400, "The project sharing with group is disabled");
   const group = await readableGroup(deps.pool, req.groupId, {
     userId: actor.admin ? 0 : actor.userId,
     lowestVisibleLevel: lowestVisibleLevel(viewerOf(actor)),

@@ -61,12 +61,11 @@ export async function projectDetail(
   found: VisibleProject,
 ): Promise<projects.Project> {
   const viewer = viewerOf(actor);
-  const lowest = lowestVisibleLevel(viewer);
-  // GitLab shows a share only when the invited group is visible to the caller; here: by visibility,
-  // or to anyone with access to the project itself through a group (members see their own shares).
-  const shares = (await sharedWithGroupsOf(deps.pool, found.row.id)).filter(
-    (s) => s.visibility_level >= lowest || found.access.access_level > 0,
-  );
+  // GitLab shows a share only when the caller may read the invited group.
+  const shares = await sharedWithGroupsOf(deps.pool, found.row.id, {
+    userId: viewer.admin ? 0 : viewer.userId,
+    lowestVisibleLevel: lowestVisibleLevel(viewer),
+  });
   const starred = actor?.userId ? await hasStarred(deps.pool, actor.userId, found.row.id) : false;
   return toProject(
     found.row,

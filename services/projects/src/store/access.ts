@@ -119,3 +119,14 @@ export async function namespaceAccessOf(
   });
   return rows[0]!.level;
 }
+
+/**
+ * Whether the group `alias` (a namespaces row) is one the caller ($user, seeing $lowest and up)
+ * may read: by visibility, or by a membership of it, an ancestor or a descendant (GitLab's
+ * read_group through descendants).
+ */
+export const groupReadableSql = (alias: string, user: string, lowest: string) => `(
+  ${alias}.visibility_level >= ${lowest}
+  OR EXISTS (SELECT 1 FROM (${authorizedGroupsSql(user)}) ag
+               JOIN namespaces an ON an.id = ag.namespace_id
+              WHERE ag.namespace_id = ANY(${alias}.traversal_ids) OR ${alias}.id = ANY(an.traversal_ids)))`;

@@ -1,5 +1,5 @@
 import type { Queryable } from "@canopy/kit";
-import { groupReadableSql } from "./project-members";
+import { groupReadableSql } from "./access";
 
 /** A share of a project with a group (GitLab's ProjectGroupLink). */
 export interface ProjectLinkRow {

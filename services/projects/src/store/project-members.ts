@@ -1,5 +1,5 @@
 import { containsPattern, COUNT_CAP, type Queryable } from "@canopy/kit";
-import { authorizedGroupsSql, UTC_TODAY } from "./access";
+import { groupReadableSql, UTC_TODAY } from "./access";
 
 /**
  * The member lists of a project (GitLab's MembersFinder with direct, inherited and invited groups):
@@ -50,17 +50,6 @@ export interface MemberListViewer {
 }
 
 const UNEXPIRED = (alias: string) => `(${alias}.expires_at IS NULL OR ${alias}.expires_at > ${UTC_TODAY})`;
-
-/**
- * Whether the group `alias` (a namespaces row) is one the caller ($user, seeing $lowest and up)
- * may read: by visibility, or by a membership of it, an ancestor or a descendant (GitLab's
- * read_group through descendants).
- */
-export const groupReadableSql = (alias: string, user: string, lowest: string) => `(
-  ${alias}.visibility_level >= ${lowest}
-  OR EXISTS (SELECT 1 FROM (${authorizedGroupsSql(user)}) ag
-               JOIN namespaces an ON an.id = ag.namespace_id
-              WHERE ag.namespace_id = ANY(${alias}.traversal_ids) OR ${alias}.id = ANY(an.traversal_ids)))`;
 
 /** The candidates of `all` for project $1 with the caller ($2 user, $3 lowest level, $4 manages). */
 const allCandidatesSql = `
