@@ -1,4 +1,7 @@
 import type { ProjectsServiceService } from "./gen/canopy/projects/v1/projects";
+import type { ProjectMembersServiceService } from "./gen/canopy/projects/v1/members";
+import type { ProjectSharingServiceService } from "./gen/canopy/projects/v1/sharing";
+import type { ProjectCustomAttributesServiceService } from "./gen/canopy/projects/v1/custom_attributes";
 import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
 import type { SettingsServiceService } from "./gen/canopy/auth/v1/settings";
 import type { GroupsServiceService } from "./gen/canopy/groups/v1/groups";
@@ -63,3 +66,16 @@ export const PROJECTS_IDEMPOTENT_METHODS: (keyof typeof ProjectsServiceService)[
   "getProject",
   "listProjects",
 ];
+
+/** Project member reads. */
+export const PROJECT_MEMBERS_IDEMPOTENT_METHODS: (keyof typeof ProjectMembersServiceService)[] = [
+  "listProjectMembers",
+  "getProjectMember",
+];
+
+/** Sharing writes only: neither is retried (a repeated unshare would answer 404). */
+export const PROJECT_SHARING_IDEMPOTENT_METHODS: (keyof typeof ProjectSharingServiceService)[] = [];
+
+/** Custom attribute reads; a set or delete records an event and is not repeated blindly. */
+export const PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS: (keyof typeof ProjectCustomAttributesServiceService)[] =
+  ["listProjectCustomAttributes", "getProjectCustomAttribute"];

@@ -32,4 +32,12 @@ export * as groupMembers from "./gen/canopy/groups/v1/members";
 export * as projects from "./gen/canopy/projects/v1/projects";
 export * as projectEvents from "./gen/canopy/projects/v1/events";
 export { PROJECTS_EVENTS, PROJECTS_SUBJECTS } from "./events/projects";
-export { PROJECTS_IDEMPOTENT_METHODS } from "./idempotent";
+export {
+  PROJECTS_IDEMPOTENT_METHODS,
+  PROJECT_MEMBERS_IDEMPOTENT_METHODS,
+  PROJECT_SHARING_IDEMPOTENT_METHODS,
+  PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
+} from "./idempotent";
+export * as projectMembers from "./gen/canopy/projects/v1/members";
+export * as projectSharing from "./gen/canopy/projects/v1/sharing";
+export * as projectCustomAttributes from "./gen/canopy/projects/v1/custom_attributes";

@@ -19,7 +19,10 @@ export const memberUserBasic = (u: groupMembers.MemberUser, externalUrl: string)
  * merged at the top level, then the membership. `created_by` is left out when unknown; `email` is
  * there only when the service gave it (to administrators).
  */
-export function memberEntity(m: groupMembers.Member, externalUrl: string) {
+export function memberEntity(
+  m: Pick<groupMembers.Member, "user" | "accessLevel" | "createdAt" | "createdBy" | "expiresAt">,
+  externalUrl: string,
+) {
   return {
     ...memberUserBasic(m.user!, externalUrl),
     access_level: m.accessLevel,

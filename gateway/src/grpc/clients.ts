@@ -20,6 +20,12 @@ import {
   oauth,
   projects,
   PROJECTS_IDEMPOTENT_METHODS,
+  projectMembers,
+  PROJECT_MEMBERS_IDEMPOTENT_METHODS,
+  projectSharing,
+  PROJECT_SHARING_IDEMPOTENT_METHODS,
+  projectCustomAttributes,
+  PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
   pushRules,
   settings,
   SETTINGS_IDEMPOTENT_METHODS,
@@ -114,6 +120,24 @@ export const CLIENTS = {
     address: "CANOPY_PROJECTS_ADDRESS",
     definition: projects.ProjectsServiceService,
     idempotent: PROJECTS_IDEMPOTENT_METHODS,
+  }),
+  projectMembers: spec({
+    service: "projects",
+    address: "CANOPY_PROJECTS_ADDRESS",
+    definition: projectMembers.ProjectMembersServiceService,
+    idempotent: PROJECT_MEMBERS_IDEMPOTENT_METHODS,
+  }),
+  projectSharing: spec({
+    service: "projects",
+    address: "CANOPY_PROJECTS_ADDRESS",
+    definition: projectSharing.ProjectSharingServiceService,
+    idempotent: PROJECT_SHARING_IDEMPOTENT_METHODS,
+  }),
+  projectCustomAttributes: spec({
+    service: "projects",
+    address: "CANOPY_PROJECTS_ADDRESS",
+    definition: projectCustomAttributes.ProjectCustomAttributesServiceService,
+    idempotent: PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
   }),
 };
 

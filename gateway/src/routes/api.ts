@@ -11,6 +11,9 @@ import { groupLifecycleEndpoints } from "./group-lifecycle";
 import { groupListEndpoints } from "./group-lists";
 import { namespaceEndpoints } from "./namespaces";
 import { projectEndpoints } from "./projects";
+import { projectCustomAttributeEndpoints } from "./project-custom-attributes";
+import { projectMemberEndpoints } from "./project-members";
+import { projectSharingEndpoints } from "./project-sharing";
 import { personalAccessTokenEndpoints } from "./personal-access-tokens";
 import { userEndpoints } from "./users";
 import { versionEndpoints } from "./version";
@@ -36,4 +39,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupMemberEndpoints,
   ...namespaceEndpoints,
   ...projectEndpoints,
+  ...projectMemberEndpoints,
+  ...projectSharingEndpoints,
+  ...projectCustomAttributeEndpoints,
 ];

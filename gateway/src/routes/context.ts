@@ -13,6 +13,9 @@ import type {
   groupMembers,
   namespaces,
   projects,
+  projectMembers,
+  projectSharing,
+  projectCustomAttributes,
 } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { AnswerCache } from "../http/answer-cache";
@@ -35,6 +38,11 @@ export interface RouteDeps {
   groupMembers: PromiseClient<typeof groupMembers.GroupMembersServiceService>;
   namespaces: PromiseClient<typeof namespaces.NamespacesServiceService>;
   projects: PromiseClient<typeof projects.ProjectsServiceService>;
+  projectMembers: PromiseClient<typeof projectMembers.ProjectMembersServiceService>;
+  projectSharing: PromiseClient<typeof projectSharing.ProjectSharingServiceService>;
+  projectCustomAttributes: PromiseClient<
+    typeof projectCustomAttributes.ProjectCustomAttributesServiceService
+  >;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

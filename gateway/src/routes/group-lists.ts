@@ -37,7 +37,7 @@ const parentListParams = { id: param.idOrPath(), ...listParams };
 type ListParams = Call<typeof listParams>["params"];
 
 /** `custom_attributes[key]=value` pairs (query or form), or a JSON object of them. */
-function customAttributesOf(raw: Record<string, unknown>): groups.CustomAttribute[] {
+export function customAttributesOf(raw: Record<string, unknown>): groups.CustomAttribute[] {
   const pairs: [string, unknown][] = [];
   for (const [k, v] of Object.entries(raw)) {
     const m = /^custom_attributes\[(.+)\]$/.exec(k);

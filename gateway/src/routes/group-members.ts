@@ -19,7 +19,7 @@ const { MEMBER_SCOPE_DIRECT: DIRECT, MEMBER_SCOPE_ALL: ALL } = groupMembers.Memb
 const INTEGER = /^\s*\d+\s*$/;
 
 /** Grape's DateTime as GitLab's members take it: a date; "" or null for none. */
-const expiresAtParam = z
+export const expiresAtParam = z
   .union([param.date(), z.literal("")])
   .nullable()
   .optional();
@@ -76,7 +76,7 @@ const showInheritedGroupMember = (call: Call<typeof oneParams>) => one(call, ALL
  * service fills its missing copy from this (never overwrites one, never revives a user whose
  * deletion it applied). A user auth does not know gets no hint, so "404 User Not Found".
  */
-async function authUser(deps: RouteDeps, actor: common.Actor, id: number, username = "") {
+export async function authUser(deps: RouteDeps, actor: common.Actor, id: number, username = "") {
   try {
     return await deps.auth.getUser({ actor, id, username });
   } catch (err) {
@@ -96,7 +96,7 @@ const addParams = {
   member_role_id: param.integer().optional(),
 };
 
-const oneUserRule = (p: { user_id?: string; username?: string }) => [
+export const oneUserRule = (p: { user_id?: string; username?: string }) => [
   p.user_id === undefined && p.username === undefined
     ? "user_id, username are missing, at least one parameter must be provided"
     : undefined,
@@ -105,20 +105,28 @@ const oneUserRule = (p: { user_id?: string; username?: string }) => [
     : undefined,
 ];
 
+/** `user_id=1,2,3`: the distinct numeric ids, at most 100 (GitLab's CommaSeparatedToIntegerArray). */
+export const userIdsOf = (userId: string) =>
+  [
+    ...new Set(
+      userId
+        .split(",")
+        .filter((s) => INTEGER.test(s))
+        .map(Number),
+    ),
+  ]
+    .filter(Number.isSafeInteger)
+    .slice(0, 100);
+
+/** A single `user_id` as a number (0 when it is no number: it then names no user). */
+export const singleUserIdOf = (userId: string | undefined) =>
+  userId !== undefined && INTEGER.test(userId) ? Number(userId) : 0;
+
 async function addGroupMember({ params: p, actor, ctx, deps }: Call<typeof addParams>) {
   const group = groupRef(p.id);
   const expiresAt = p.expires_at ?? "";
   if (p.user_id !== undefined && p.user_id.includes(",")) {
-    const userIds = [
-      ...new Set(
-        p.user_id
-          .split(",")
-          .filter((s) => INTEGER.test(s))
-          .map(Number),
-      ),
-    ]
-      .filter(Number.isSafeInteger)
-      .slice(0, 100);
+    const userIds = userIdsOf(p.user_id);
     const users = await Promise.all(userIds.map((id) => authUser(deps, actor, id)));
     const res = await deps.groupMembers.addMembers({
       actor,
@@ -133,7 +141,7 @@ async function addGroupMember({ params: p, actor, ctx, deps }: Call<typeof addPa
     sendJson(ctx, 201, failed ? { status: "error", message: res.errors } : { status: "success" });
     return;
   }
-  const userId = p.user_id !== undefined && INTEGER.test(p.user_id) ? Number(p.user_id) : 0;
+  const userId = singleUserIdOf(p.user_id);
   const username = p.username ?? "";
   const known = userId || username ? await authUser(deps, actor, userId, userId ? "" : username) : undefined;
   const m = await deps.groupMembers.addMember({
@@ -178,7 +186,7 @@ const removeParams = {
 };
 
 /** If-Unmodified-Since as GitLab reads it: a date it cannot parse is no condition. */
-function unmodifiedSince(header: string | undefined): Date | undefined {
+export function unmodifiedSince(header: string | undefined): Date | undefined {
   if (!header) return undefined;
   const d = new Date(header);
   return Number.isNaN(d.getTime()) ? undefined : d;

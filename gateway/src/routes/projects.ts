@@ -10,7 +10,8 @@ import { notFoundError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param, type IdOrPath } from "../http/params";
-import type { RouteDeps } from "./context";
+import { rawParams, type RouteDeps } from "./context";
+import { customAttributesOf } from "./group-lists";
 import { userHint } from "./groups";
 import { projectAttributeParams, toProjectAttributes } from "./project-params";
 
@@ -31,10 +32,24 @@ export const projectShaping = (deps: RouteDeps): ProjectShaping => ({
 });
 
 const idParams = { id: param.idOrPath() };
+const showParams = { ...idParams, with_custom_attributes: param.boolean().optional() };
 
-async function showProject({ params: p, actor, ctx, deps }: Call<typeof idParams>) {
-  const project = await deps.projects.getProject({ actor, project: projectRef(p.id) });
-  sendJson(ctx, 200, projectWithAccessEntity(project, projectShaping(deps)));
+/** `custom_attributes` where the service gave them (administrators who asked), by key. */
+const withAttributes = <T extends object>(entity: T, p: projects.Project) =>
+  p.customAttributes
+    ? {
+        ...entity,
+        custom_attributes: Object.entries(p.customAttributes.values).map(([key, value]) => ({ key, value })),
+      }
+    : entity;
+
+async function showProject({ params: p, actor, ctx, deps }: Call<typeof showParams>) {
+  const project = await deps.projects.getProject({
+    actor,
+    project: projectRef(p.id),
+    withCustomAttributes: Boolean(p.with_custom_attributes),
+  });
+  sendJson(ctx, 200, withAttributes(projectWithAccessEntity(project, projectShaping(deps)), project));
 }
 
 const createParams = {
@@ -133,6 +148,8 @@ async function answerList(
     orderBy: p.order_by ?? "",
     sort: p.sort ?? "",
     minAccessLevel: p.min_access_level ?? 0,
+    withCustomAttributes: Boolean(p.with_custom_attributes),
+    customAttributes: Object.fromEntries(customAttributesOf(rawParams(ctx)).map((a) => [a.key, a.value])),
     page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },
   });
   const page = res.page!;
@@ -147,7 +164,9 @@ async function answerList(
   sendJson(
     ctx,
     200,
-    res.projects.map((x) => (p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping))),
+    res.projects.map((x) =>
+      withAttributes(p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping), x),
+    ),
   );
 }
 
@@ -186,7 +205,7 @@ export const projectEndpoints = [
     method: "GET",
     path: "/projects/:id",
     access: "anonymous",
-    params: idParams,
+    params: showParams,
     handler: showProject,
   }),
   endpoint({

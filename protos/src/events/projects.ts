@@ -24,6 +24,21 @@ export const PROJECTS_EVENTS = {
   projectRemoved: kind("project.removed", "ProjectRemoved", events.ProjectRemoved),
   projectStarred: kind("project.starred", "ProjectStarred", events.ProjectStarred),
   projectUnstarred: kind("project.unstarred", "ProjectUnstarred", events.ProjectUnstarred),
+  memberAdded: kind("member.added", "ProjectMemberAdded", events.ProjectMemberAdded),
+  memberUpdated: kind("member.updated", "ProjectMemberUpdated", events.ProjectMemberUpdated),
+  memberRemoved: kind("member.removed", "ProjectMemberRemoved", events.ProjectMemberRemoved),
+  projectShared: kind("share.created", "ProjectShared", events.ProjectShared),
+  projectUnshared: kind("share.removed", "ProjectUnshared", events.ProjectUnshared),
+  customAttributeSet: kind(
+    "custom_attribute.set",
+    "ProjectCustomAttributeSet",
+    events.ProjectCustomAttributeSet,
+  ),
+  customAttributeRemoved: kind(
+    "custom_attribute.removed",
+    "ProjectCustomAttributeRemoved",
+    events.ProjectCustomAttributeRemoved,
+  ),
 } as const;
 
 /** Every subject the projects context publishes on. */

@@ -1,12 +1,15 @@
 import path from "node:path";
 import { ApplicationSettingsView, defineService, openSettingsBucket, serve } from "@canopy/kit";
-import { projects } from "@canopy/protos";
+import { projectCustomAttributes, projectMembers, projects, projectSharing } from "@canopy/protos";
 import { loadProjectsConfig } from "./config";
 import type { Deps } from "./deps";
 import { deletionTimers } from "./commands/delete-project";
 import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
+import { projectCustomAttributesService } from "./rpc/custom-attributes-service";
+import { projectMembersService } from "./rpc/members-service";
 import { projectsService } from "./rpc/projects-service";
+import { projectSharingService } from "./rpc/sharing-service";
 
 /** The projects service's parts; the kit's `runService` starts and stops them in order. */
 export const projectsServiceDefinition = defineService({
@@ -23,7 +26,15 @@ export const projectsServiceDefinition = defineService({
       log,
     ),
   }),
-  grpc: (deps) => [serve(projects.ProjectsServiceService, projectsService(deps))],
+  grpc: (deps) => [
+    serve(projects.ProjectsServiceService, projectsService(deps)),
+    serve(projectMembers.ProjectMembersServiceService, projectMembersService(deps)),
+    serve(projectSharing.ProjectSharingServiceService, projectSharingService(deps)),
+    serve(
+      projectCustomAttributes.ProjectCustomAttributesServiceService,
+      projectCustomAttributesService(deps),
+    ),
+  ],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
   timers: (deps) => deletionTimers(deps),
 });

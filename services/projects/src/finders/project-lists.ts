@@ -5,6 +5,7 @@ import { decodeCursor, encodeCursor, isNumericColumn, listOrder } from "../domai
 import { searchTerms } from "../domain/search";
 import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
+import { customAttributesOf } from "../store/custom-attributes";
 import { countProjects, listProjects, type ProjectListQuery } from "../store/project-lists";
 import { findUserNamespace } from "../store/namespaces";
 import { findUser, findUserByUsername } from "../store/users";
@@ -37,7 +38,12 @@ export async function listProjectsFinder(
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     order,
+    // GitLab ignores both for everyone but administrators.
+    customAttributes: viewer.admin
+      ? Object.entries(req.customAttributes).map(([key, value]) => ({ key, value }))
+      : undefined,
   };
+  const withAttributes = viewer.admin && req.withCustomAttributes;
   const window = pageWindow(req.page);
   if (req.page?.keyset) {
     const after = req.page.cursor ? decodeCursor(order, req.page.cursor) : undefined;
@@ -50,7 +56,7 @@ export async function listProjectsFinder(
         ? encodeCursor(order, isNumericColumn(order.column) ? Number(last.sort_key) : last.sort_key, last.id)
         : "";
     return {
-      projects: page.map(view),
+      projects: await withCustomAttributes(deps, page.map(view), withAttributes),
       page: { page: 1, perPage: window.perPage, total: 0, totalCapped: true, nextCursor },
     };
   }
@@ -58,7 +64,24 @@ export async function listProjectsFinder(
     listProjects(deps.pool, query, { limit: window.limit, offset: window.offset }),
     countProjects(deps.pool, query),
   ]);
-  return { projects: rows.map(view), page: pageInfo(window, counted) };
+  return {
+    projects: await withCustomAttributes(deps, rows.map(view), withAttributes),
+    page: pageInfo(window, counted),
+  };
+}
+
+/** `with_custom_attributes=true` (administrators): each project's attributes, in one query. */
+export async function withCustomAttributes(
+  deps: Deps,
+  list: projects.Project[],
+  wanted: boolean,
+): Promise<projects.Project[]> {
+  if (!wanted || !list.length) return list;
+  const byProject = await customAttributesOf(
+    deps.pool,
+    list.map((p) => p.id),
+  );
+  return list.map((p) => ({ ...p, customAttributes: { values: byProject.get(p.id) ?? {} } }));
 }
 
 const view = (row: Awaited<ReturnType<typeof listProjects>>[number]) =>

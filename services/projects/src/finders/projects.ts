@@ -5,6 +5,7 @@ import { canReadProject, lowestVisibleLevel, type Viewer } from "../domain/visib
 import type { Deps } from "../deps";
 import { projectAccessOf, type ProjectAccess } from "../store/access";
 import { findProjectById, findProjectByPath, sharedWithGroupsOf, type ProjectRow } from "../store/projects";
+import { findCustomAttributes } from "../store/custom-attributes";
 import { hasStarred } from "../store/stars";
 import { toProject } from "./project-view";
 
@@ -60,12 +61,11 @@ export async function projectDetail(
   found: VisibleProject,
 ): Promise<projects.Project> {
   const viewer = viewerOf(actor);
-  const lowest = lowestVisibleLevel(viewer);
-  // GitLab shows a share only when the invited group is visible to the caller; here: by visibility,
-  // or to anyone with access to the project itself through a group (members see their own shares).
-  const shares = (await sharedWithGroupsOf(deps.pool, found.row.id)).filter(
-    (s) => s.visibility_level >= lowest || found.access.access_level > 0,
-  );
+  // GitLab shows a share only when the caller may read the invited group.
+  const shares = await sharedWithGroupsOf(deps.pool, found.row.id, {
+    userId: viewer.admin ? 0 : viewer.userId,
+    lowestVisibleLevel: lowestVisibleLevel(viewer),
+  });
   const starred = actor?.userId ? await hasStarred(deps.pool, actor.userId, found.row.id) : false;
   return toProject(
     found.row,
@@ -82,5 +82,11 @@ export async function projectDetail(
 
 export async function getProject(deps: Deps, req: projects.GetProjectRequest): Promise<projects.Project> {
   const found = await resolveProject(deps, req.actor, req.project);
-  return projectDetail(deps, req.actor, found);
+  const detail = await projectDetail(deps, req.actor, found);
+  // `with_custom_attributes` is ignored for everyone but administrators, as GitLab does.
+  if (!req.actor?.admin || !req.withCustomAttributes) return detail;
+  const values = Object.fromEntries(
+    (await findCustomAttributes(deps.pool, found.row.id)).map((a) => [a.key, a.value]),
+  );
+  return { ...detail, customAttributes: { values } };
 }

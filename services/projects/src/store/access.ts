@@ -119,3 +119,18 @@ export async function namespaceAccessOf(
   });
   return rows[0]!.level;
 }
+
+/**
+ * Whether the group `alias` (a namespaces row) is one the caller ($user, seeing $lowest and up)
+ * may read (GitLab's read_group): by visibility, by a membership of it, an ancestor or a
+ * descendant, or by being a member of a project below it.
+ */
+export const groupReadableSql = (alias: string, user: string, lowest: string) => `(
+  ${alias}.visibility_level >= ${lowest}
+  OR EXISTS (SELECT 1 FROM (${authorizedGroupsSql(user)}) ag
+               JOIN namespaces an ON an.id = ag.namespace_id
+              WHERE ag.namespace_id = ANY(${alias}.traversal_ids) OR ${alias}.id = ANY(an.traversal_ids))
+  OR EXISTS (SELECT 1 FROM project_members pm JOIN projects pp ON pp.id = pm.project_id
+              WHERE pm.user_id = ${user} AND pp.traversal_ids @> ARRAY[${alias}.id]
+                AND (pm.expires_at IS NULL OR pm.expires_at > ${UTC_TODAY})
+                AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${user} AND b.state <> 'active')))`;

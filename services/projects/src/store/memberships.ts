@@ -5,10 +5,12 @@ import type { groupEvents } from "@canopy/protos";
 
 export async function upsertGroupMember(db: Queryable, m: groupEvents.Membership): Promise<void> {
   await db.query(
-    `INSERT INTO group_members (namespace_id, user_id, access_level, expires_at) VALUES ($1, $2, $3, $4)
+    `INSERT INTO group_members (namespace_id, user_id, access_level, expires_at, created_by_id)
+     VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (namespace_id, user_id) DO UPDATE
-       SET access_level = EXCLUDED.access_level, expires_at = EXCLUDED.expires_at`,
-    [m.groupId, m.userId, m.accessLevel, m.expiresAt || null],
+       SET access_level = EXCLUDED.access_level, expires_at = EXCLUDED.expires_at,
+           created_by_id = COALESCE(group_members.created_by_id, EXCLUDED.created_by_id)`,
+    [m.groupId, m.userId, m.accessLevel, m.expiresAt || null, m.createdById || null],
   );
 }
 

@@ -15,22 +15,24 @@ export interface NamespaceRow {
   visibility_level: number;
   /** "YYYY-MM-DD" or null. */
   marked_for_deletion_on: string | null;
+  share_with_group_lock: boolean;
 }
 
 const COLUMNS = `id::int, kind, owner_id::int, parent_id::int, traversal_ids::int[] AS traversal_ids, path,
-  name, full_path, full_name, visibility_level, to_char(marked_for_deletion_on, 'YYYY-MM-DD') AS marked_for_deletion_on`;
+  name, full_path, full_name, visibility_level, to_char(marked_for_deletion_on, 'YYYY-MM-DD') AS marked_for_deletion_on,
+  share_with_group_lock`;
 
 /** Writes a namespace as the groups service last described it. */
 export async function upsertNamespace(db: Queryable, s: groupEvents.NamespaceSnapshot): Promise<void> {
   await db.query(
     `INSERT INTO namespaces (id, kind, owner_id, parent_id, traversal_ids, path, name, full_path, full_name,
-                             visibility_level, marked_for_deletion_on)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                             visibility_level, marked_for_deletion_on, share_with_group_lock)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
      ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, owner_id = EXCLUDED.owner_id,
        parent_id = EXCLUDED.parent_id, traversal_ids = EXCLUDED.traversal_ids, path = EXCLUDED.path,
        name = EXCLUDED.name, full_path = EXCLUDED.full_path, full_name = EXCLUDED.full_name,
        visibility_level = EXCLUDED.visibility_level, marked_for_deletion_on = EXCLUDED.marked_for_deletion_on,
-       updated_at = now()`,
+       share_with_group_lock = EXCLUDED.share_with_group_lock, updated_at = now()`,
     [
       s.id,
       s.kind,
@@ -43,6 +45,7 @@ export async function upsertNamespace(db: Queryable, s: groupEvents.NamespaceSna
       s.fullName,
       s.visibilityLevel,
       s.markedForDeletionOn || null,
+      s.shareWithGroupLock,
     ],
   );
 }

@@ -26,6 +26,8 @@ export interface ProjectListQuery {
   archived?: boolean;
   minAccessLevel: number;
   order: ListOrder;
+  /** `custom_attributes[key]=value` (administrators only): every pair must match. */
+  customAttributes?: { key: string; value: string }[];
 }
 
 export type ListedProject = ProjectRow & {
@@ -65,6 +67,9 @@ function build(q: ProjectListQuery) {
     );
   if (q.visibility !== undefined) w.and(`p.visibility_level = ${w.param(q.visibility)}`);
   if (q.archived !== undefined) w.and(`p.archived = ${w.param(q.archived)}`);
+  for (const { key, value } of q.customAttributes ?? [])
+    w.and(`EXISTS (SELECT 1 FROM project_custom_attributes c
+                    WHERE c.project_id = p.id AND c.key = ${w.param(key)} AND c.value = ${w.param(value)})`);
   if (q.search?.exact !== undefined) {
     const exact = w.param(q.search.exact);
     w.and(

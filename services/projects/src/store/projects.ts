@@ -1,5 +1,6 @@
 import type { Queryable } from "@canopy/kit";
 import type { StoredSettings } from "../domain/project-settings";
+import { groupReadableSql, UTC_TODAY } from "./access";
 
 /** A project with its namespace (and the namespace's user, for personal projects), as finders read it. */
 export interface ProjectRow extends StoredSettings {
@@ -197,20 +198,29 @@ export async function lockDueMarkedProjects(db: Queryable, days: number, limit: 
   return rows.map((r) => r.id);
 }
 
-export async function sharedWithGroupsOf(db: Queryable, projectId: number) {
+/**
+ * The groups a project is shared with (unexpired links) that the viewer may read (GitLab's
+ * visible_group_links: public_or_visible_to_user); administrators see them all.
+ */
+export async function sharedWithGroupsOf(
+  db: Queryable,
+  projectId: number,
+  viewer: { userId: number; lowestVisibleLevel: number },
+) {
   const { rows } = await db.query<{
     group_id: number;
     group_name: string;
     group_full_path: string;
     group_access: number;
     expires_at: string | null;
-    visibility_level: number;
   }>(
     `SELECT l.group_id::int, g.name AS group_name, g.full_path AS group_full_path, l.group_access,
-            to_char(l.expires_at, 'YYYY-MM-DD') AS expires_at, g.visibility_level
+            to_char(l.expires_at, 'YYYY-MM-DD') AS expires_at
        FROM project_group_links l JOIN namespaces g ON g.id = l.group_id
-      WHERE l.project_id = $1 ORDER BY l.group_id`,
-    [projectId],
+      WHERE l.project_id = $1 AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY})
+        AND ${groupReadableSql("g", "$2::bigint", "$3::int")}
+      ORDER BY l.group_id`,
+    [projectId, viewer.userId, viewer.lowestVisibleLevel],
   );
   return rows;
 }

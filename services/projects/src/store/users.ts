@@ -10,6 +10,7 @@ export interface UserRow {
   admin: boolean;
   external: boolean;
   avatar_url: string;
+  email: string;
 }
 
 export const userRowOf = (s: events.UserSnapshot): UserRow => ({
@@ -20,28 +21,30 @@ export const userRowOf = (s: events.UserSnapshot): UserRow => ({
   admin: s.admin,
   external: s.external,
   avatar_url: s.avatarUrl,
+  email: s.email,
 });
 
 /** Writes the copy as given; an empty state (events older than snapshots) keeps the copy's. */
 export async function upsertUser(db: Queryable, u: UserRow, keepState = false): Promise<void> {
   await db.query(
-    `INSERT INTO users (id, username, name, state, admin, external, avatar_url)
-     VALUES ($1, $2, $3, $4, $5, $6, $7)
+    `INSERT INTO users (id, username, name, state, admin, external, avatar_url, email)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $9)
      ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, name = EXCLUDED.name,
        state = CASE WHEN $8 THEN users.state ELSE EXCLUDED.state END, admin = EXCLUDED.admin,
-       external = EXCLUDED.external, avatar_url = EXCLUDED.avatar_url, updated_at = now()`,
-    [u.id, u.username, u.name, u.state, u.admin, u.external, u.avatar_url, keepState],
+       external = EXCLUDED.external, avatar_url = EXCLUDED.avatar_url,
+       email = CASE WHEN EXCLUDED.email = '' THEN users.email ELSE EXCLUDED.email END, updated_at = now()`,
+    [u.id, u.username, u.name, u.state, u.admin, u.external, u.avatar_url, keepState, u.email],
   );
 }
 
 /** Fills a missing copy only (the gateway's hint of a caller auth's events have not brought yet). */
 export async function insertUserIfMissing(db: Queryable, u: UserRow): Promise<void> {
   await db.query(
-    `INSERT INTO users (id, username, name, state, admin, external, avatar_url)
-     SELECT $1::bigint, $2::text, $3::text, $4::text, $5::boolean, $6::boolean, $7::text
+    `INSERT INTO users (id, username, name, state, admin, external, avatar_url, email)
+     SELECT $1::bigint, $2::text, $3::text, $4::text, $5::boolean, $6::boolean, $7::text, $8::text
       WHERE NOT EXISTS (SELECT 1 FROM deleted_users WHERE id = $1::bigint)
      ON CONFLICT (id) DO NOTHING`,
-    [u.id, u.username, u.name, u.state, u.admin, u.external, u.avatar_url],
+    [u.id, u.username, u.name, u.state, u.admin, u.external, u.avatar_url, u.email],
   );
 }
 

@@ -24,6 +24,11 @@ export interface NamespaceSnapshot {
   markedForDeletionOn: string;
   /** The user of a personal namespace. */
   ownerId: number;
+  /**
+   * The group's own share_with_group_lock (a locked ancestor locks it too: GitLab cascades the
+   * lock down when it is set). Projects may not be shared with groups while it is on.
+   */
+  shareWithGroupLock: boolean;
 }
 
 export interface GroupCreated {
@@ -135,6 +140,7 @@ function createBaseNamespaceSnapshot(): NamespaceSnapshot {
     visibilityLevel: 0,
     markedForDeletionOn: "",
     ownerId: 0,
+    shareWithGroupLock: false,
   };
 }
 
@@ -176,6 +182,9 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
     }
     if (message.ownerId !== 0) {
       writer.uint32(88).int64(message.ownerId);
+    }
+    if (message.shareWithGroupLock !== false) {
+      writer.uint32(168).bool(message.shareWithGroupLock);
     }
     return writer;
   },
@@ -291,6 +300,14 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
             message.ownerId = longToNumber(reader.int64());
             continue;
           }
+          case 21: {
+            if (tag !== 168) {
+              break;
+            }
+
+            message.shareWithGroupLock = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -344,6 +361,11 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
         : isSet(object.owner_id)
         ? globalThis.Number(object.owner_id)
         : 0,
+      shareWithGroupLock: isSet(object.shareWithGroupLock)
+        ? globalThis.Boolean(object.shareWithGroupLock)
+        : isSet(object.share_with_group_lock)
+        ? globalThis.Boolean(object.share_with_group_lock)
+        : false,
     };
   },
 
@@ -382,6 +404,9 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
     if (message.ownerId !== 0) {
       obj.ownerId = Math.round(message.ownerId);
     }
+    if (message.shareWithGroupLock !== false) {
+      obj.shareWithGroupLock = message.shareWithGroupLock;
+    }
     return obj;
   },
 
@@ -401,6 +426,7 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
     message.visibilityLevel = object.visibilityLevel ?? 0;
     message.markedForDeletionOn = object.markedForDeletionOn ?? "";
     message.ownerId = object.ownerId ?? 0;
+    message.shareWithGroupLock = object.shareWithGroupLock ?? false;
     return message;
   },
 };

@@ -67,6 +67,55 @@ export interface ProjectUnstarred {
   starCount: number;
 }
 
+/** A direct project membership as events carry it. */
+export interface ProjectMembership {
+  projectId: number;
+  userId: number;
+  accessLevel: number;
+  /** "YYYY-MM-DD" or empty. */
+  expiresAt: string;
+  createdById: number;
+}
+
+export interface ProjectMemberAdded {
+  member?: ProjectMembership | undefined;
+}
+
+export interface ProjectMemberUpdated {
+  member?: ProjectMembership | undefined;
+  oldAccessLevel: number;
+  oldExpiresAt: string;
+}
+
+export interface ProjectMemberRemoved {
+  member?: ProjectMembership | undefined;
+}
+
+/** The project is shared with a group (POST /projects/:id/share). */
+export interface ProjectShared {
+  projectId: number;
+  groupId: number;
+  groupAccess: number;
+  /** "YYYY-MM-DD" or empty. */
+  expiresAt: string;
+}
+
+export interface ProjectUnshared {
+  projectId: number;
+  groupId: number;
+}
+
+export interface ProjectCustomAttributeSet {
+  projectId: number;
+  key: string;
+  value: string;
+}
+
+export interface ProjectCustomAttributeRemoved {
+  projectId: number;
+  key: string;
+}
+
 function createBaseProjectSnapshot(): ProjectSnapshot {
   return {
     id: 0,
@@ -1024,6 +1073,830 @@ export const ProjectUnstarred: MessageFns<ProjectUnstarred> = {
     message.projectId = object.projectId ?? 0;
     message.userId = object.userId ?? 0;
     message.starCount = object.starCount ?? 0;
+    return message;
+  },
+};
+
+function createBaseProjectMembership(): ProjectMembership {
+  return { projectId: 0, userId: 0, accessLevel: 0, expiresAt: "", createdById: 0 };
+}
+
+export const ProjectMembership: MessageFns<ProjectMembership> = {
+  encode(message: ProjectMembership, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    if (message.accessLevel !== 0) {
+      writer.uint32(24).int32(message.accessLevel);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    if (message.createdById !== 0) {
+      writer.uint32(40).int64(message.createdById);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectMembership {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectMembership();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.accessLevel = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.createdById = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectMembership {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+      accessLevel: isSet(object.accessLevel)
+        ? globalThis.Number(object.accessLevel)
+        : isSet(object.access_level)
+        ? globalThis.Number(object.access_level)
+        : 0,
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+      createdById: isSet(object.createdById)
+        ? globalThis.Number(object.createdById)
+        : isSet(object.created_by_id)
+        ? globalThis.Number(object.created_by_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ProjectMembership): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    if (message.accessLevel !== 0) {
+      obj.accessLevel = Math.round(message.accessLevel);
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    if (message.createdById !== 0) {
+      obj.createdById = Math.round(message.createdById);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectMembership>, I>>(base?: I): ProjectMembership {
+    return ProjectMembership.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectMembership>, I>>(object: I): ProjectMembership {
+    const message = createBaseProjectMembership();
+    message.projectId = object.projectId ?? 0;
+    message.userId = object.userId ?? 0;
+    message.accessLevel = object.accessLevel ?? 0;
+    message.expiresAt = object.expiresAt ?? "";
+    message.createdById = object.createdById ?? 0;
+    return message;
+  },
+};
+
+function createBaseProjectMemberAdded(): ProjectMemberAdded {
+  return { member: undefined };
+}
+
+export const ProjectMemberAdded: MessageFns<ProjectMemberAdded> = {
+  encode(message: ProjectMemberAdded, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      ProjectMembership.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectMemberAdded {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectMemberAdded();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = ProjectMembership.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectMemberAdded {
+    return { member: isSet(object.member) ? ProjectMembership.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: ProjectMemberAdded): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = ProjectMembership.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectMemberAdded>, I>>(base?: I): ProjectMemberAdded {
+    return ProjectMemberAdded.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectMemberAdded>, I>>(object: I): ProjectMemberAdded {
+    const message = createBaseProjectMemberAdded();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? ProjectMembership.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProjectMemberUpdated(): ProjectMemberUpdated {
+  return { member: undefined, oldAccessLevel: 0, oldExpiresAt: "" };
+}
+
+export const ProjectMemberUpdated: MessageFns<ProjectMemberUpdated> = {
+  encode(message: ProjectMemberUpdated, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      ProjectMembership.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    if (message.oldAccessLevel !== 0) {
+      writer.uint32(16).int32(message.oldAccessLevel);
+    }
+    if (message.oldExpiresAt !== "") {
+      writer.uint32(26).string(message.oldExpiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectMemberUpdated {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectMemberUpdated();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = ProjectMembership.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.oldAccessLevel = reader.int32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.oldExpiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectMemberUpdated {
+    return {
+      member: isSet(object.member) ? ProjectMembership.fromJSON(object.member) : undefined,
+      oldAccessLevel: isSet(object.oldAccessLevel)
+        ? globalThis.Number(object.oldAccessLevel)
+        : isSet(object.old_access_level)
+        ? globalThis.Number(object.old_access_level)
+        : 0,
+      oldExpiresAt: isSet(object.oldExpiresAt)
+        ? globalThis.String(object.oldExpiresAt)
+        : isSet(object.old_expires_at)
+        ? globalThis.String(object.old_expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ProjectMemberUpdated): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = ProjectMembership.toJSON(message.member);
+    }
+    if (message.oldAccessLevel !== 0) {
+      obj.oldAccessLevel = Math.round(message.oldAccessLevel);
+    }
+    if (message.oldExpiresAt !== "") {
+      obj.oldExpiresAt = message.oldExpiresAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectMemberUpdated>, I>>(base?: I): ProjectMemberUpdated {
+    return ProjectMemberUpdated.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectMemberUpdated>, I>>(object: I): ProjectMemberUpdated {
+    const message = createBaseProjectMemberUpdated();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? ProjectMembership.fromPartial(object.member)
+      : undefined;
+    message.oldAccessLevel = object.oldAccessLevel ?? 0;
+    message.oldExpiresAt = object.oldExpiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseProjectMemberRemoved(): ProjectMemberRemoved {
+  return { member: undefined };
+}
+
+export const ProjectMemberRemoved: MessageFns<ProjectMemberRemoved> = {
+  encode(message: ProjectMemberRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      ProjectMembership.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectMemberRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectMemberRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = ProjectMembership.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectMemberRemoved {
+    return { member: isSet(object.member) ? ProjectMembership.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: ProjectMemberRemoved): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = ProjectMembership.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectMemberRemoved>, I>>(base?: I): ProjectMemberRemoved {
+    return ProjectMemberRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectMemberRemoved>, I>>(object: I): ProjectMemberRemoved {
+    const message = createBaseProjectMemberRemoved();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? ProjectMembership.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProjectShared(): ProjectShared {
+  return { projectId: 0, groupId: 0, groupAccess: 0, expiresAt: "" };
+}
+
+export const ProjectShared: MessageFns<ProjectShared> = {
+  encode(message: ProjectShared, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(16).int64(message.groupId);
+    }
+    if (message.groupAccess !== 0) {
+      writer.uint32(24).int32(message.groupAccess);
+    }
+    if (message.expiresAt !== "") {
+      writer.uint32(34).string(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectShared {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectShared();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.groupAccess = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.expiresAt = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectShared {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      groupAccess: isSet(object.groupAccess)
+        ? globalThis.Number(object.groupAccess)
+        : isSet(object.group_access)
+        ? globalThis.Number(object.group_access)
+        : 0,
+      expiresAt: isSet(object.expiresAt)
+        ? globalThis.String(object.expiresAt)
+        : isSet(object.expires_at)
+        ? globalThis.String(object.expires_at)
+        : "",
+    };
+  },
+
+  toJSON(message: ProjectShared): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.groupAccess !== 0) {
+      obj.groupAccess = Math.round(message.groupAccess);
+    }
+    if (message.expiresAt !== "") {
+      obj.expiresAt = message.expiresAt;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectShared>, I>>(base?: I): ProjectShared {
+    return ProjectShared.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectShared>, I>>(object: I): ProjectShared {
+    const message = createBaseProjectShared();
+    message.projectId = object.projectId ?? 0;
+    message.groupId = object.groupId ?? 0;
+    message.groupAccess = object.groupAccess ?? 0;
+    message.expiresAt = object.expiresAt ?? "";
+    return message;
+  },
+};
+
+function createBaseProjectUnshared(): ProjectUnshared {
+  return { projectId: 0, groupId: 0 };
+}
+
+export const ProjectUnshared: MessageFns<ProjectUnshared> = {
+  encode(message: ProjectUnshared, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      writer.uint32(16).int64(message.groupId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectUnshared {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectUnshared();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectUnshared {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: ProjectUnshared): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectUnshared>, I>>(base?: I): ProjectUnshared {
+    return ProjectUnshared.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectUnshared>, I>>(object: I): ProjectUnshared {
+    const message = createBaseProjectUnshared();
+    message.projectId = object.projectId ?? 0;
+    message.groupId = object.groupId ?? 0;
+    return message;
+  },
+};
+
+function createBaseProjectCustomAttributeSet(): ProjectCustomAttributeSet {
+  return { projectId: 0, key: "", value: "" };
+}
+
+export const ProjectCustomAttributeSet: MessageFns<ProjectCustomAttributeSet> = {
+  encode(message: ProjectCustomAttributeSet, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.key !== "") {
+      writer.uint32(18).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(26).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectCustomAttributeSet {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectCustomAttributeSet();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectCustomAttributeSet {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: ProjectCustomAttributeSet): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectCustomAttributeSet>, I>>(base?: I): ProjectCustomAttributeSet {
+    return ProjectCustomAttributeSet.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectCustomAttributeSet>, I>>(object: I): ProjectCustomAttributeSet {
+    const message = createBaseProjectCustomAttributeSet();
+    message.projectId = object.projectId ?? 0;
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
+function createBaseProjectCustomAttributeRemoved(): ProjectCustomAttributeRemoved {
+  return { projectId: 0, key: "" };
+}
+
+export const ProjectCustomAttributeRemoved: MessageFns<ProjectCustomAttributeRemoved> = {
+  encode(message: ProjectCustomAttributeRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.projectId !== 0) {
+      writer.uint32(8).int64(message.projectId);
+    }
+    if (message.key !== "") {
+      writer.uint32(18).string(message.key);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectCustomAttributeRemoved {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectCustomAttributeRemoved();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.projectId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectCustomAttributeRemoved {
+    return {
+      projectId: isSet(object.projectId)
+        ? globalThis.Number(object.projectId)
+        : isSet(object.project_id)
+        ? globalThis.Number(object.project_id)
+        : 0,
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+    };
+  },
+
+  toJSON(message: ProjectCustomAttributeRemoved): unknown {
+    const obj: any = {};
+    if (message.projectId !== 0) {
+      obj.projectId = Math.round(message.projectId);
+    }
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectCustomAttributeRemoved>, I>>(base?: I): ProjectCustomAttributeRemoved {
+    return ProjectCustomAttributeRemoved.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectCustomAttributeRemoved>, I>>(
+    object: I,
+  ): ProjectCustomAttributeRemoved {
+    const message = createBaseProjectCustomAttributeRemoved();
+    message.projectId = object.projectId ?? 0;
+    message.key = object.key ?? "";
     return message;
   },
 };

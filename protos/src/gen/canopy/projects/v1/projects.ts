@@ -100,6 +100,8 @@ export interface Project {
   groupAccessLevel: number;
   /** The caller starred it (filled on lists with `starred`, and single reads). */
   starred: boolean;
+  /** Only when asked for (`with_custom_attributes`) by an administrator. */
+  customAttributes?: CustomAttributeValues | undefined;
 }
 
 export interface Project_AccessLevelsEntry {
@@ -122,9 +124,23 @@ export interface Project_NumbersEntry {
   value: number;
 }
 
+/** A project's custom attributes by key. */
+export interface CustomAttributeValues {
+  values: { [key: string]: string };
+}
+
+export interface CustomAttributeValues_ValuesEntry {
+  key: string;
+  value: string;
+}
+
 export interface GetProjectRequest {
   actor?: Actor | undefined;
-  project?: ProjectRef | undefined;
+  project?:
+    | ProjectRef
+    | undefined;
+  /** Administrators only; ignored for everyone else. */
+  withCustomAttributes: boolean;
 }
 
 /** Attributes of POST and PUT /projects; absent fields keep their value (or take the default). */
@@ -248,7 +264,20 @@ export interface ListProjectsRequest {
   /** "asc" or "desc"; empty is desc. */
   sort: string;
   minAccessLevel: number;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * `custom_attributes[key]=value` (every pair must match) and `with_custom_attributes`:
+   * administrators only, ignored for everyone else.
+   */
+  customAttributes: { [key: string]: string };
+  withCustomAttributes: boolean;
+}
+
+export interface ListProjectsRequest_CustomAttributesEntry {
+  key: string;
+  value: string;
 }
 
 export interface ListProjectsResponse {
@@ -814,6 +843,7 @@ function createBaseProject(): Project {
     projectAccessLevel: 0,
     groupAccessLevel: 0,
     starred: false,
+    customAttributes: undefined,
   };
 }
 
@@ -890,6 +920,9 @@ export const Project: MessageFns<Project> = {
     }
     if (message.starred !== false) {
       writer.uint32(192).bool(message.starred);
+    }
+    if (message.customAttributes !== undefined) {
+      CustomAttributeValues.encode(message.customAttributes, writer.uint32(242).fork()).join();
     }
     return writer;
   },
@@ -1111,6 +1144,14 @@ export const Project: MessageFns<Project> = {
             message.starred = reader.bool();
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.customAttributes = CustomAttributeValues.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1258,6 +1299,11 @@ export const Project: MessageFns<Project> = {
         ? globalThis.Number(object.group_access_level)
         : 0,
       starred: isSet(object.starred) ? globalThis.Boolean(object.starred) : false,
+      customAttributes: isSet(object.customAttributes)
+        ? CustomAttributeValues.fromJSON(object.customAttributes)
+        : isSet(object.custom_attributes)
+        ? CustomAttributeValues.fromJSON(object.custom_attributes)
+        : undefined,
     };
   },
 
@@ -1359,6 +1405,9 @@ export const Project: MessageFns<Project> = {
     if (message.starred !== false) {
       obj.starred = message.starred;
     }
+    if (message.customAttributes !== undefined) {
+      obj.customAttributes = CustomAttributeValues.toJSON(message.customAttributes);
+    }
     return obj;
   },
 
@@ -1425,6 +1474,9 @@ export const Project: MessageFns<Project> = {
     message.projectAccessLevel = object.projectAccessLevel ?? 0;
     message.groupAccessLevel = object.groupAccessLevel ?? 0;
     message.starred = object.starred ?? false;
+    message.customAttributes = (object.customAttributes !== undefined && object.customAttributes !== null)
+      ? CustomAttributeValues.fromPartial(object.customAttributes)
+      : undefined;
     return message;
   },
 };
@@ -1769,8 +1821,196 @@ export const Project_NumbersEntry: MessageFns<Project_NumbersEntry> = {
   },
 };
 
+function createBaseCustomAttributeValues(): CustomAttributeValues {
+  return { values: {} };
+}
+
+export const CustomAttributeValues: MessageFns<CustomAttributeValues> = {
+  encode(message: CustomAttributeValues, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    globalThis.Object.entries(message.values).forEach(([key, value]: [string, string]) => {
+      CustomAttributeValues_ValuesEntry.encode({ key: key as any, value }, writer.uint32(10).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CustomAttributeValues {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCustomAttributeValues();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            const entry1 = CustomAttributeValues_ValuesEntry.decode(reader, reader.uint32());
+            if (entry1.value !== undefined) {
+              message.values[entry1.key] = entry1.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CustomAttributeValues {
+    return {
+      values: isObject(object.values)
+        ? (globalThis.Object.entries(object.values) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+    };
+  },
+
+  toJSON(message: CustomAttributeValues): unknown {
+    const obj: any = {};
+    if (message.values) {
+      const entries = globalThis.Object.entries(message.values) as [string, string][];
+      if (entries.length > 0) {
+        obj.values = {};
+        entries.forEach(([k, v]) => {
+          obj.values[k] = v;
+        });
+      }
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CustomAttributeValues>, I>>(base?: I): CustomAttributeValues {
+    return CustomAttributeValues.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CustomAttributeValues>, I>>(object: I): CustomAttributeValues {
+    const message = createBaseCustomAttributeValues();
+    message.values = (globalThis.Object.entries(object.values ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    return message;
+  },
+};
+
+function createBaseCustomAttributeValues_ValuesEntry(): CustomAttributeValues_ValuesEntry {
+  return { key: "", value: "" };
+}
+
+export const CustomAttributeValues_ValuesEntry: MessageFns<CustomAttributeValues_ValuesEntry> = {
+  encode(message: CustomAttributeValues_ValuesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CustomAttributeValues_ValuesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCustomAttributeValues_ValuesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): CustomAttributeValues_ValuesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: CustomAttributeValues_ValuesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<CustomAttributeValues_ValuesEntry>, I>>(
+    base?: I,
+  ): CustomAttributeValues_ValuesEntry {
+    return CustomAttributeValues_ValuesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<CustomAttributeValues_ValuesEntry>, I>>(
+    object: I,
+  ): CustomAttributeValues_ValuesEntry {
+    const message = createBaseCustomAttributeValues_ValuesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
+    return message;
+  },
+};
+
 function createBaseGetProjectRequest(): GetProjectRequest {
-  return { actor: undefined, project: undefined };
+  return { actor: undefined, project: undefined, withCustomAttributes: false };
 }
 
 export const GetProjectRequest: MessageFns<GetProjectRequest> = {
@@ -1780,6 +2020,9 @@ export const GetProjectRequest: MessageFns<GetProjectRequest> = {
     }
     if (message.project !== undefined) {
       ProjectRef.encode(message.project, writer.uint32(18).fork()).join();
+    }
+    if (message.withCustomAttributes !== false) {
+      writer.uint32(240).bool(message.withCustomAttributes);
     }
     return writer;
   },
@@ -1813,6 +2056,14 @@ export const GetProjectRequest: MessageFns<GetProjectRequest> = {
             message.project = ProjectRef.decode(reader, reader.uint32());
             continue;
           }
+          case 30: {
+            if (tag !== 240) {
+              break;
+            }
+
+            message.withCustomAttributes = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1829,6 +2080,11 @@ export const GetProjectRequest: MessageFns<GetProjectRequest> = {
     return {
       actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       project: isSet(object.project) ? ProjectRef.fromJSON(object.project) : undefined,
+      withCustomAttributes: isSet(object.withCustomAttributes)
+        ? globalThis.Boolean(object.withCustomAttributes)
+        : isSet(object.with_custom_attributes)
+        ? globalThis.Boolean(object.with_custom_attributes)
+        : false,
     };
   },
 
@@ -1839,6 +2095,9 @@ export const GetProjectRequest: MessageFns<GetProjectRequest> = {
     }
     if (message.project !== undefined) {
       obj.project = ProjectRef.toJSON(message.project);
+    }
+    if (message.withCustomAttributes !== false) {
+      obj.withCustomAttributes = message.withCustomAttributes;
     }
     return obj;
   },
@@ -1852,6 +2111,7 @@ export const GetProjectRequest: MessageFns<GetProjectRequest> = {
     message.project = (object.project !== undefined && object.project !== null)
       ? ProjectRef.fromPartial(object.project)
       : undefined;
+    message.withCustomAttributes = object.withCustomAttributes ?? false;
     return message;
   },
 };
@@ -3313,6 +3573,8 @@ function createBaseListProjectsRequest(): ListProjectsRequest {
     sort: "",
     minAccessLevel: 0,
     page: undefined,
+    customAttributes: {},
+    withCustomAttributes: false,
   };
 }
 
@@ -3356,6 +3618,12 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(106).fork()).join();
+    }
+    globalThis.Object.entries(message.customAttributes).forEach(([key, value]: [string, string]) => {
+      ListProjectsRequest_CustomAttributesEntry.encode({ key: key as any, value }, writer.uint32(242).fork()).join();
+    });
+    if (message.withCustomAttributes !== false) {
+      writer.uint32(248).bool(message.withCustomAttributes);
     }
     return writer;
   },
@@ -3477,6 +3745,25 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            const entry30 = ListProjectsRequest_CustomAttributesEntry.decode(reader, reader.uint32());
+            if (entry30.value !== undefined) {
+              message.customAttributes[entry30.key] = entry30.value;
+            }
+            continue;
+          }
+          case 31: {
+            if (tag !== 248) {
+              break;
+            }
+
+            message.withCustomAttributes = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3516,6 +3803,38 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
         ? globalThis.Number(object.min_access_level)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      customAttributes: isObject(object.customAttributes)
+        ? (globalThis.Object.entries(object.customAttributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.custom_attributes)
+        ? (globalThis.Object.entries(object.custom_attributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      withCustomAttributes: isSet(object.withCustomAttributes)
+        ? globalThis.Boolean(object.withCustomAttributes)
+        : isSet(object.with_custom_attributes)
+        ? globalThis.Boolean(object.with_custom_attributes)
+        : false,
     };
   },
 
@@ -3560,6 +3879,18 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.customAttributes) {
+      const entries = globalThis.Object.entries(message.customAttributes) as [string, string][];
+      if (entries.length > 0) {
+        obj.customAttributes = {};
+        entries.forEach(([k, v]) => {
+          obj.customAttributes[k] = v;
+        });
+      }
+    }
+    if (message.withCustomAttributes !== false) {
+      obj.withCustomAttributes = message.withCustomAttributes;
+    }
     return obj;
   },
 
@@ -3583,6 +3914,105 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.customAttributes = (globalThis.Object.entries(object.customAttributes ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.withCustomAttributes = object.withCustomAttributes ?? false;
+    return message;
+  },
+};
+
+function createBaseListProjectsRequest_CustomAttributesEntry(): ListProjectsRequest_CustomAttributesEntry {
+  return { key: "", value: "" };
+}
+
+export const ListProjectsRequest_CustomAttributesEntry: MessageFns<ListProjectsRequest_CustomAttributesEntry> = {
+  encode(message: ListProjectsRequest_CustomAttributesEntry, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListProjectsRequest_CustomAttributesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListProjectsRequest_CustomAttributesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListProjectsRequest_CustomAttributesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: ListProjectsRequest_CustomAttributesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListProjectsRequest_CustomAttributesEntry>, I>>(
+    base?: I,
+  ): ListProjectsRequest_CustomAttributesEntry {
+    return ListProjectsRequest_CustomAttributesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListProjectsRequest_CustomAttributesEntry>, I>>(
+    object: I,
+  ): ListProjectsRequest_CustomAttributesEntry {
+    const message = createBaseListProjectsRequest_CustomAttributesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };

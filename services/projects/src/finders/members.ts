@@ -1,0 +1,110 @@
+import { apiError, grpcStatus, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import { projectMembers, type common, type projects } from "@canopy/protos";
+import { canAdminMembers } from "../domain/members";
+import { lowestVisibleLevel } from "../domain/visibility";
+import type { Deps } from "../deps";
+import {
+  findListedProjectMember,
+  listProjectMembers,
+  type MemberListViewer,
+  type ProjectMemberRow,
+} from "../store/project-members";
+import { resolveProject, viewerOf, type VisibleProject } from "./projects";
+
+/** ActiveRecord::RecordNotFound as the members API answers it: lower-case "found". */
+export const memberNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
+
+/**
+ * The project whose members the caller asks about: signed in (401) and visible (404 "Project").
+ * Whoever can read a project may read its members (read_project_member comes with read_project).
+ */
+export async function projectForMembers(
+  deps: Deps,
+  actor: common.Actor | undefined,
+  ref: projects.ProjectRef | undefined,
+): Promise<{ actor: common.Actor; project: VisibleProject }> {
+  const signedIn = requireSignedIn(actor);
+  return { actor: signedIn, project: await resolveProject(deps, signedIn, ref) };
+}
+
+const listViewer = (actor: common.Actor, project: VisibleProject): MemberListViewer => ({
+  userId: actor.userId,
+  lowestVisibleLevel: lowestVisibleLevel(viewerOf(actor)),
+  managesMembers: canAdminMembers(project.access.access_level),
+});
+
+const scopeOf = (scope: projectMembers.ProjectMemberScope) =>
+  scope === projectMembers.ProjectMemberScope.PROJECT_MEMBER_SCOPE_ALL ? "all" : "direct";
+
+/** GET /projects/:id/members and /members/all. */
+export async function listMembers(
+  deps: Deps,
+  req: projectMembers.ListProjectMembersRequest,
+): Promise<projectMembers.ListProjectMembersResponse> {
+  const { actor, project } = await projectForMembers(deps, req.actor, req.project);
+  const window = pageWindow(req.page);
+  const { rows, counted } = await listProjectMembers(
+    deps.pool,
+    scopeOf(req.scope),
+    project.row.id,
+    listViewer(actor, project),
+    { query: req.query, userIds: req.userIds, skipUsers: req.skipUsers },
+    window,
+  );
+  return { members: rows.map((r) => toMember(r, actor)), page: pageInfo(window, counted) };
+}
+
+/** GET /projects/:id/members/:user_id and /members/all/:user_id: 404 "Not found" unless listed. */
+export async function getMember(
+  deps: Deps,
+  req: projectMembers.GetProjectMemberRequest,
+): Promise<projectMembers.ProjectMember> {
+  const { actor, project } = await projectForMembers(deps, req.actor, req.project);
+  const row = await findListedProjectMember(
+    deps.pool,
+    scopeOf(req.scope),
+    project.row.id,
+    listViewer(actor, project),
+    req.userId,
+  );
+  if (!row) throw memberNotFound();
+  return toMember(row, actor);
+}
+
+/** A direct member as the answer to a write shows them. */
+export async function directMember(deps: Deps, actor: common.Actor, projectId: number, userId: number) {
+  const viewer = { userId: 0, lowestVisibleLevel: 0, managesMembers: true };
+  const row = await findListedProjectMember(deps.pool, "direct", projectId, viewer, userId);
+  if (!row) throw memberNotFound();
+  return toMember(row, actor);
+}
+
+/** A member as `actor` may see them: the e-mail only for administrators (GitLab EE's entity). */
+export function toMember(row: ProjectMemberRow, actor: common.Actor): projectMembers.ProjectMember {
+  return {
+    user: {
+      id: row.user_id,
+      username: row.username,
+      name: row.name,
+      state: row.state,
+      avatarUrl: row.avatar_url,
+      email: actor.admin ? row.email : undefined,
+    },
+    accessLevel: row.access_level,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    expiresAt: row.expires_at ?? "",
+    createdBy:
+      row.created_by_id === null
+        ? undefined
+        : {
+            id: row.created_by_id,
+            username: row.created_by_username ?? "",
+            name: row.created_by_name ?? "",
+            state: row.created_by_state ?? "active",
+            avatarUrl: row.created_by_avatar_url ?? "",
+          },
+    sourceType: row.source_type,
+    sourceId: row.source_id,
+  };
+}
