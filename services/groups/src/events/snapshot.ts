@@ -14,4 +14,5 @@ export const namespaceSnapshot = (row: NamespaceRow): groupEvents.NamespaceSnaps
   visibilityLevel: row.visibility_level,
   markedForDeletionOn: row.marked_for_deletion_on ?? "",
   ownerId: row.owner_id ?? 0,
+  projectCreationLevel: row.kind === "group" ? row.project_creation_level : undefined,
 });
