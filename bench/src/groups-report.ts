@@ -11,16 +11,29 @@ export interface Row extends Measured {
 }
 
 export interface Results {
+  /** The dataset's size, in `unit`s (groups unless said). */
   groups: number;
+  unit?: string;
   rows: Row[];
 }
 
 const PROCESSES = ["gateway", "groups", "auth", "launcher", "postgres", "bench", "other"];
+/** bench:projects also shows the projects service. */
+export const PROJECTS_PROCESSES = [
+  "gateway",
+  "projects",
+  "groups",
+  "auth",
+  "launcher",
+  "postgres",
+  "bench",
+  "other",
+];
 /** At the largest size, each figure within this factor of the smallest's. */
 const GROWTH_LIMIT = 1.3;
 const label = (r: Row) => `${r.name} ${r.mode}${r.connections === 32 ? "" : ` @${r.connections}`}`;
 
-export function printResults(results: Results) {
+export function printResults(results: Results, processes = PROCESSES) {
   say("");
   table([
     ["endpoint", "req/s", "p50", "p99", "failed", "health req/s", "ratio"],
@@ -33,10 +46,10 @@ export function printResults(results: Results) {
   ]);
   say("");
   table([
-    ["CPU ms per request", ...PROCESSES],
+    ["CPU ms per request", ...processes],
     ...results.rows.map((r) => [
       label(r),
-      ...PROCESSES.map((p) => (r.cpu[p] === undefined ? "n/a" : r.cpu[p]!.toFixed(2))),
+      ...processes.map((p) => (r.cpu[p] === undefined ? "n/a" : r.cpu[p]!.toFixed(2))),
     ]),
   ]);
 }
@@ -46,7 +59,8 @@ export function printResults(results: Results) {
  * cases), latency as p50; a p50 within a millisecond counts as the same (autocannon's resolution).
  */
 export function printComparison(small: Results, large: Results) {
-  say(`\n== ${large.groups} groups beside ${small.groups} (limit ${GROWTH_LIMIT}×)`);
+  const unit = large.unit ?? "groups";
+  say(`\n== ${large.groups} ${unit} beside ${small.groups} (limit ${GROWTH_LIMIT}×)`);
   const rows = [["case", "ratio small", "ratio large", "×", "p50 small", "p50 large", "verdict"]];
   for (const l of large.rows) {
     const s = small.rows.find((r) => label(r) === label(l));

@@ -59,6 +59,7 @@ export const GROUP_MEMBERS_IDEMPOTENT_METHODS: (keyof typeof GroupMembersService
 export const NAMESPACES_IDEMPOTENT_METHODS: (keyof typeof NamespacesServiceService)[] = [
   "listNamespaces",
   "getNamespace",
+  "getNamespaceHint",
 ];
 
 /** Project reads; a repeated star would answer 304 instead of 201, so writes are not retried. */

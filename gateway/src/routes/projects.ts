@@ -1,4 +1,5 @@
-import type { projects } from "@canopy/protos";
+import { grpcStatus, isServiceError } from "@canopy/kit";
+import type { common, namespaces, projects } from "@canopy/protos";
 import {
   projectEntity,
   projectWithAccessEntity,
@@ -59,12 +60,33 @@ const createParams = {
   ...projectAttributeParams,
 };
 
+/**
+ * The namespace as the groups service shows it to the caller (the caller's personal namespace
+ * without namespace_id), passed on so that the projects service knows one made a moment ago without
+ * waiting for its event. Missing or not shown: no hint, and the projects service answers GitLab's
+ * 400 `namespace is not valid` at once.
+ */
+async function namespaceHint(
+  deps: RouteDeps,
+  actor: common.Actor,
+  namespaceId: number,
+): Promise<namespaces.NamespaceHint | undefined> {
+  const ref = namespaceId ? { id: namespaceId, fullPath: "" } : { id: 0, fullPath: actor.username };
+  if (!ref.id && !ref.fullPath) return undefined;
+  return deps.namespaces.getNamespaceHint({ actor, namespace: ref }).catch((err: unknown) => {
+    if (isServiceError(err) && err.code === grpcStatus.NOT_FOUND) return undefined;
+    throw err;
+  });
+}
+
 async function createProject({ params: p, actor, user, ctx, deps }: Call<typeof createParams>) {
+  const namespaceId = p.namespace_id ?? 0;
   const project = await deps.projects.createProject({
     actor,
-    namespaceId: p.namespace_id ?? 0,
+    namespaceId,
     attributes: toProjectAttributes(p as Record<string, unknown>),
     creator: userHint(user),
+    namespace: await namespaceHint(deps, actor, namespaceId),
   });
   sendJson(ctx, 201, projectWithAccessEntity(project, projectShaping(deps)));
 }

@@ -36,6 +36,9 @@ export const GROUPS_EVENTS = {
     events.CustomAttributeRemoved,
   ),
   pushRuleChanged: kind("push_rule.changed", "PushRuleChanged", events.PushRuleChanged),
+  namespaceRepublished: kind("namespace.republished", "NamespaceRepublished", events.NamespaceRepublished),
+  membershipRepublished: kind("member.republished", "MembershipRepublished", events.MembershipRepublished),
+  groupShareRepublished: kind("share.republished", "GroupShareRepublished", events.GroupShareRepublished),
 } as const;
 
 /** Every subject the groups context publishes on. */

@@ -20,6 +20,7 @@ import { customAttributesService } from "./rpc/custom-attributes-service";
 import { pushRulesService } from "./rpc/push-rules-service";
 import { runnersTokenKey } from "./secrets";
 import { lifecycleTimers } from "./commands/lifecycle-timers";
+import { backfillSnapshots } from "./commands/snapshot-backfills";
 import { lifecycleService } from "./rpc/lifecycle-service";
 import { membersService } from "./rpc/members-service";
 import { namespacesService } from "./rpc/namespaces-service";
@@ -51,5 +52,10 @@ export const groupsServiceDefinition = defineService({
     serve(namespaces.NamespacesServiceService, namespacesService(deps)),
   ],
   consumers: (deps) => [usersConsumer(deps)],
-  timers: (deps) => [...lifecycleTimers(deps)],
+  timers: (deps) => [
+    ...lifecycleTimers(deps),
+    // In the background (a large deployment has millions of memberships to publish); once done,
+    // each later pass is one SELECT.
+    { name: "snapshot backfills", everyMs: 3600_000, afterStart: true, run: () => backfillSnapshots(deps) },
+  ],
 });

@@ -6,8 +6,9 @@ export const projectsConfigSchema = baseConfigSchema.extend({
   ...planConfig,
   ...settingsBucketConfig,
   /**
-   * How long a create waits for the namespace copy of a group created a moment ago (the groups
-   * service's event may still be on its way).
+   * How long a create in the caller's personal namespace waits for its copy when the gateway had no
+   * hint for it (a user created a moment ago: auth's event, then the groups service's, on their way).
+   * A namespace_id is never awaited: the gateway's hint fills a missing copy.
    */
   CANOPY_PROJECTS_COPY_WAIT_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   /** How often a replica looks for projects marked longer ago than the adjourned period; 0 never. */

@@ -15,4 +15,5 @@ export const namespaceSnapshot = (row: NamespaceRow): groupEvents.NamespaceSnaps
   markedForDeletionOn: row.marked_for_deletion_on ?? "",
   ownerId: row.owner_id ?? 0,
   shareWithGroupLock: row.share_with_group_lock,
+  projectCreationLevel: row.kind === "group" ? row.project_creation_level : undefined,
 });

@@ -11,6 +11,8 @@ import {
   membersWithDescendants,
   type NamespaceListRow,
 } from "../store/namespace-lists";
+import { findNamespaceById } from "../store/namespaces";
+import { namespaceSnapshot } from "../events/snapshot";
 import { avatarPath } from "./group-view";
 
 /**
@@ -104,4 +106,25 @@ export async function getNamespace(
       ((await accessToGroups(deps.pool, userId, [Number(row.id)])).get(Number(row.id)) ?? 0) > 0);
   if (!hasAccess) throw notFound("Namespace");
   return shown!;
+}
+
+/**
+ * For POST /projects: the namespace as the projects service copies it and the caller's effective
+ * access to it (a personal namespace: Owner for its user), shown to whom GetNamespace shows it.
+ */
+export async function getNamespaceHint(
+  deps: Deps,
+  req: namespaces.GetNamespaceRequest,
+): Promise<namespaces.NamespaceHint> {
+  const shown = await getNamespace(deps, req);
+  const row = await findNamespaceById(deps.pool, shown.id);
+  if (!row) throw notFound("Namespace");
+  const userId = req.actor?.userId ?? 0;
+  const accessLevel =
+    row.kind === "user"
+      ? Number(row.owner_id) === userId
+        ? OWNER
+        : 0
+      : ((await accessToGroups(deps.pool, userId, [shown.id])).get(shown.id) ?? 0);
+  return { namespace: namespaceSnapshot(row), accessLevel };
 }

@@ -1,5 +1,5 @@
 import { forbidden, invalid, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
-import { PROJECTS_EVENTS, type common, type events, type projects } from "@canopy/protos";
+import { PROJECTS_EVENTS, type common, type events, type namespaces, type projects } from "@canopy/protos";
 import { mayCreateInGroup, OWNER } from "../domain/access";
 import { checkedAttributes, takenErrors, visibilityErrors } from "../domain/project-attributes";
 import { pathFromName } from "../domain/project-rules";
@@ -11,6 +11,7 @@ import { namespaceAccessOf } from "../store/access";
 import {
   findNamespaceById,
   findUserNamespace,
+  insertNamespaceIfMissing,
   subgroupPathTaken,
   type NamespaceRow,
 } from "../store/namespaces";
@@ -32,11 +33,19 @@ export async function createProject(
 ): Promise<projects.Project> {
   const actor = requireSignedIn(req.actor);
   await rememberCreator(deps, req.creator, actor);
-  const namespace = await namespaceCopy(deps, req.namespaceId, actor.userId);
+  const hint = usableHint(req.namespace, req.namespaceId, actor.userId);
+  const namespace = await namespaceCopy(deps, req.namespaceId, actor.userId, hint);
   if (!namespace) throw namespaceNotValid();
-  const level = actor.admin ? OWNER : await namespaceAccessOf(deps.pool, actor.userId, namespace);
+  // The groups service's answer of a moment ago counts too: a membership just granted (its event
+  // still on the way) already lets its member create.
+  const level = actor.admin
+    ? OWNER
+    : Math.max(await namespaceAccessOf(deps.pool, actor.userId, namespace), hint?.accessLevel ?? 0);
+  const creationLevel = hint?.namespace?.projectCreationLevel ?? namespace.project_creation_level;
   const allowed =
-    namespace.kind === "user" ? namespace.owner_id === actor.userId || actor.admin : mayCreateInGroup(level);
+    namespace.kind === "user"
+      ? namespace.owner_id === actor.userId || actor.admin
+      : mayCreateInGroup(level, creationLevel);
   if (!allowed) throw namespaceNotValid();
   // A personal project of an external user is refused as GitLab refuses it (can_create_project).
   if (actor.external && namespace.kind === "user" && !actor.admin) throw forbidden();
@@ -100,20 +109,32 @@ export async function createProject(
   return projectDetail(deps, actor, { row, access });
 }
 
+/** The hint, when it describes the namespace asked for (the caller's own for namespace_id 0). */
+function usableHint(hint: namespaces.NamespaceHint | undefined, namespaceId: number, userId: number) {
+  const n = hint?.namespace;
+  if (!n) return undefined;
+  const asked = namespaceId ? n.id === namespaceId : n.kind === "user" && n.ownerId === userId;
+  return asked ? hint : undefined;
+}
+
 /**
- * The namespace's copy. A group created a moment ago may not have reached this service yet (the
- * groups service's event is on its way): wait for it a little (CANOPY_PROJECTS_COPY_WAIT_MS).
+ * The namespace's copy. One made a moment ago may not have reached this service yet (the groups
+ * service's event is on its way): the gateway's hint (the groups service's answer) fills it. Without
+ * a hint a namespace_id is answered at once (missing or not shown to the caller); only the caller's
+ * personal namespace, made by the groups service right after auth created the user, is awaited a
+ * little (CANOPY_PROJECTS_COPY_WAIT_MS).
  */
 async function namespaceCopy(
   deps: Deps,
   namespaceId: number,
   userId: number,
+  hint: namespaces.NamespaceHint | undefined,
 ): Promise<NamespaceRow | undefined> {
-  const read = () =>
-    namespaceId ? findNamespaceById(deps.pool, namespaceId) : findUserNamespace(deps.pool, userId);
-  const deadline = Date.now() + deps.config.CANOPY_PROJECTS_COPY_WAIT_MS;
+  if (hint?.namespace) await insertNamespaceIfMissing(deps.pool, hint.namespace);
+  if (namespaceId) return findNamespaceById(deps.pool, namespaceId);
+  const deadline = Date.now() + (hint ? 0 : deps.config.CANOPY_PROJECTS_COPY_WAIT_MS);
   for (;;) {
-    const found = await read();
+    const found = await findUserNamespace(deps.pool, userId);
     if (found || Date.now() >= deadline) return found;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -23,9 +23,19 @@ export function projectAbilities(access: number) {
   };
 }
 
+/** A group's `project_creation_level` as stored: nobody, Maintainer and up, Developer and up. */
+export const NO_ONE_PROJECT_ACCESS = 0;
+export const MAINTAINER_PROJECT_ACCESS = 1;
+export const DEVELOPER_MAINTAINER_PROJECT_ACCESS = 2;
+
 /**
- * Who may create projects in a group: `project_creation_level` noone (0), maintainer (1) or
- * developer (2), the default. The copies do not hold the group's setting yet (the groups events do
- * not carry it), so the default applies: Developer and up.
+ * Who may create projects in a group (GitLab's group policy, create_projects): Developer and up
+ * when the group's `project_creation_level` is developer (the default), Maintainer and up when it is
+ * maintainer; nobody when it is noone, administrators included (the policy's prevent rule wins over
+ * every enable). Administrators otherwise count as Owners (the caller passes OWNER for them).
  */
-export const mayCreateInGroup = (access: number) => access >= DEVELOPER;
+export function mayCreateInGroup(access: number, projectCreationLevel: number): boolean {
+  if (projectCreationLevel === NO_ONE_PROJECT_ACCESS) return false;
+  if (projectCreationLevel === MAINTAINER_PROJECT_ACCESS) return access >= MAINTAINER;
+  return access >= DEVELOPER;
+}

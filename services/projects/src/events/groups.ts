@@ -9,15 +9,21 @@ import {
   upsertGroupLink,
   upsertGroupMember,
 } from "../store/memberships";
-import { deleteNamespace, findNamespaceById, rebuildBelow, upsertNamespace } from "../store/namespaces";
+import {
+  applyNamespaceSnapshot,
+  deleteNamespace,
+  findNamespaceById,
+  rebuildBelow,
+  upsertNamespace,
+} from "../store/namespaces";
 
 /**
  * Keeps the copies of namespaces, group memberships and group shares in step with the groups
  * service's events: one durable consumer shared by every replica, each event applied once in the
  * transaction that records it (the kit's consumer), acked after commit. It reads the stream from its
- * start, so a service started after groups were made still sees them, as long as the stream still
- * holds their events (7 days). A one-time republication of older namespaces, memberships and
- * shares by the groups service (as auth does for users) is not written yet.
+ * start, so a service started after groups were made still sees them while the stream holds their
+ * events (7 days); for older ones the groups service republishes a snapshot of every namespace,
+ * membership and share once (its migration 0011), each applied here as an idempotent upsert.
  *
  * Cascades: a group removed takes its projects with it; marked for deletion hides them from lists
  * (the lists read the mark through traversal_ids); a transfer or rename rebuilds the copies below.
@@ -63,13 +69,18 @@ export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: Pool
     await deleteNamespace(tx, removed.id);
     return;
   }
+  const republished = payloadOf(event, GROUPS_EVENTS.namespaceRepublished)?.namespace;
+  if (republished) return applyNamespaceSnapshot(tx, republished);
   const member =
     payloadOf(event, GROUPS_EVENTS.memberAdded)?.member ??
-    payloadOf(event, GROUPS_EVENTS.memberUpdated)?.member;
+    payloadOf(event, GROUPS_EVENTS.memberUpdated)?.member ??
+    payloadOf(event, GROUPS_EVENTS.membershipRepublished)?.member;
   if (member) return upsertGroupMember(tx, member);
   const gone = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
   if (gone) return deleteGroupMember(tx, gone.groupId, gone.userId);
-  const shared = payloadOf(event, GROUPS_EVENTS.groupShared);
+  const shared =
+    payloadOf(event, GROUPS_EVENTS.groupShared) ??
+    payloadOf(event, GROUPS_EVENTS.groupShareRepublished)?.share;
   if (shared) return upsertGroupLink(tx, shared);
   const unshared = payloadOf(event, GROUPS_EVENTS.groupUnshared);
   if (unshared) return deleteGroupLink(tx, unshared.sharedGroupId, unshared.sharedWithGroupId);

@@ -16,37 +16,78 @@ export interface NamespaceRow {
   /** "YYYY-MM-DD" or null. */
   marked_for_deletion_on: string | null;
   share_with_group_lock: boolean;
+  /** A group's project_creation_level: 0 noone, 1 maintainer, 2 developer (migration 0004). */
+  project_creation_level: number;
 }
 
 const COLUMNS = `id::int, kind, owner_id::int, parent_id::int, traversal_ids::int[] AS traversal_ids, path,
   name, full_path, full_name, visibility_level, to_char(marked_for_deletion_on, 'YYYY-MM-DD') AS marked_for_deletion_on,
-  share_with_group_lock`;
+  share_with_group_lock, project_creation_level`;
+
+/** The snapshot's values in the column order of NAMESPACE_INSERT. */
+const valuesOf = (s: groupEvents.NamespaceSnapshot) => [
+  s.id,
+  s.kind,
+  s.ownerId || null,
+  s.parentId || null,
+  s.traversalIds.length ? s.traversalIds : [s.id],
+  s.path,
+  s.name,
+  s.fullPath,
+  s.fullName,
+  s.visibilityLevel,
+  s.markedForDeletionOn || null,
+  // Absent in events older than the field: a new copy takes the default, an existing one keeps its own.
+  s.projectCreationLevel ?? null,
+  s.shareWithGroupLock,
+];
+
+const NAMESPACE_INSERT = `INSERT INTO namespaces (id, kind, owner_id, parent_id, traversal_ids, path, name, full_path,
+                         full_name, visibility_level, marked_for_deletion_on, project_creation_level,
+                         share_with_group_lock)
+  SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, COALESCE($12::smallint, 2), $13`;
 
 /** Writes a namespace as the groups service last described it. */
 export async function upsertNamespace(db: Queryable, s: groupEvents.NamespaceSnapshot): Promise<void> {
   await db.query(
-    `INSERT INTO namespaces (id, kind, owner_id, parent_id, traversal_ids, path, name, full_path, full_name,
-                             visibility_level, marked_for_deletion_on, share_with_group_lock)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+    `${NAMESPACE_INSERT}
      ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, owner_id = EXCLUDED.owner_id,
        parent_id = EXCLUDED.parent_id, traversal_ids = EXCLUDED.traversal_ids, path = EXCLUDED.path,
        name = EXCLUDED.name, full_path = EXCLUDED.full_path, full_name = EXCLUDED.full_name,
        visibility_level = EXCLUDED.visibility_level, marked_for_deletion_on = EXCLUDED.marked_for_deletion_on,
+       project_creation_level = COALESCE($12::smallint, namespaces.project_creation_level),
        share_with_group_lock = EXCLUDED.share_with_group_lock, updated_at = now()`,
-    [
-      s.id,
-      s.kind,
-      s.ownerId || null,
-      s.parentId || null,
-      s.traversalIds.length ? s.traversalIds : [s.id],
-      s.path,
-      s.name,
-      s.fullPath,
-      s.fullName,
-      s.visibilityLevel,
-      s.markedForDeletionOn || null,
-      s.shareWithGroupLock,
-    ],
+    valuesOf(s),
+  );
+}
+
+/**
+ * A namespace as the groups service answered it a moment ago (POST /projects), written only when
+ * there is no copy yet and the namespace was not removed since: the events stay the authority.
+ */
+export async function insertNamespaceIfMissing(
+  db: Queryable,
+  s: groupEvents.NamespaceSnapshot,
+): Promise<void> {
+  await db.query(
+    `${NAMESPACE_INSERT} WHERE NOT EXISTS (SELECT 1 FROM removed_namespaces WHERE id = $1)
+     ON CONFLICT (id) DO NOTHING`,
+    valuesOf(s),
+  );
+}
+
+/**
+ * A republished snapshot (the groups service's backfill): the namespace as it is, applied as an
+ * upsert, any number of times. Every namespace gets its own, so only this one's projects follow
+ * its traversal_ids here (those below follow their own namespace's snapshot).
+ */
+export async function applyNamespaceSnapshot(db: Queryable, s: groupEvents.NamespaceSnapshot): Promise<void> {
+  await upsertNamespace(db, s);
+  await db.query(
+    `UPDATE projects p SET traversal_ids = n.traversal_ids
+       FROM namespaces n
+      WHERE n.id = $1 AND p.namespace_id = n.id AND p.traversal_ids IS DISTINCT FROM n.traversal_ids`,
+    [s.id],
   );
 }
 
@@ -117,4 +158,5 @@ export async function deleteNamespace(db: Queryable, id: number): Promise<void> 
   ]);
   await db.query("DELETE FROM project_group_links WHERE group_id = $1", [id]);
   await db.query("DELETE FROM namespaces WHERE id = $1", [id]);
+  await db.query("INSERT INTO removed_namespaces (id) VALUES ($1) ON CONFLICT DO NOTHING", [id]);
 }

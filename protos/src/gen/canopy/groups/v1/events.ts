@@ -29,6 +29,11 @@ export interface NamespaceSnapshot {
    * lock down when it is set). Projects may not be shared with groups while it is on.
    */
   shareWithGroupLock: boolean;
+  /**
+   * A group's project_creation_level: 0 noone, 1 maintainer, 2 developer (GitLab's default).
+   * Absent in events published before it was carried (and for personal namespaces).
+   */
+  projectCreationLevel?: number | undefined;
 }
 
 export interface GroupCreated {
@@ -127,6 +132,23 @@ export interface PushRuleChanged {
   present: boolean;
 }
 
+/**
+ * One-time republications of the current state (the groups service's event backfills, migration
+ * 0011), for consumers that joined after the stream (7 days) dropped the events that made it. Each
+ * describes the thing as it is when published; a consumer applies it as an idempotent upsert.
+ */
+export interface NamespaceRepublished {
+  namespace?: NamespaceSnapshot | undefined;
+}
+
+export interface MembershipRepublished {
+  member?: Membership | undefined;
+}
+
+export interface GroupShareRepublished {
+  share?: GroupShared | undefined;
+}
+
 function createBaseNamespaceSnapshot(): NamespaceSnapshot {
   return {
     id: 0,
@@ -141,6 +163,7 @@ function createBaseNamespaceSnapshot(): NamespaceSnapshot {
     markedForDeletionOn: "",
     ownerId: 0,
     shareWithGroupLock: false,
+    projectCreationLevel: undefined,
   };
 }
 
@@ -185,6 +208,9 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
     }
     if (message.shareWithGroupLock !== false) {
       writer.uint32(168).bool(message.shareWithGroupLock);
+    }
+    if (message.projectCreationLevel !== undefined) {
+      writer.uint32(96).int32(message.projectCreationLevel);
     }
     return writer;
   },
@@ -308,6 +334,14 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
             message.shareWithGroupLock = reader.bool();
             continue;
           }
+          case 12: {
+            if (tag !== 96) {
+              break;
+            }
+
+            message.projectCreationLevel = reader.int32();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -366,6 +400,11 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
         : isSet(object.share_with_group_lock)
         ? globalThis.Boolean(object.share_with_group_lock)
         : false,
+      projectCreationLevel: isSet(object.projectCreationLevel)
+        ? globalThis.Number(object.projectCreationLevel)
+        : isSet(object.project_creation_level)
+        ? globalThis.Number(object.project_creation_level)
+        : undefined,
     };
   },
 
@@ -407,6 +446,9 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
     if (message.shareWithGroupLock !== false) {
       obj.shareWithGroupLock = message.shareWithGroupLock;
     }
+    if (message.projectCreationLevel !== undefined) {
+      obj.projectCreationLevel = Math.round(message.projectCreationLevel);
+    }
     return obj;
   },
 
@@ -427,6 +469,7 @@ export const NamespaceSnapshot: MessageFns<NamespaceSnapshot> = {
     message.markedForDeletionOn = object.markedForDeletionOn ?? "";
     message.ownerId = object.ownerId ?? 0;
     message.shareWithGroupLock = object.shareWithGroupLock ?? false;
+    message.projectCreationLevel = object.projectCreationLevel ?? undefined;
     return message;
   },
 };
@@ -2026,6 +2069,213 @@ export const PushRuleChanged: MessageFns<PushRuleChanged> = {
     const message = createBasePushRuleChanged();
     message.groupId = object.groupId ?? 0;
     message.present = object.present ?? false;
+    return message;
+  },
+};
+
+function createBaseNamespaceRepublished(): NamespaceRepublished {
+  return { namespace: undefined };
+}
+
+export const NamespaceRepublished: MessageFns<NamespaceRepublished> = {
+  encode(message: NamespaceRepublished, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namespace !== undefined) {
+      NamespaceSnapshot.encode(message.namespace, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NamespaceRepublished {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNamespaceRepublished();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.namespace = NamespaceSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NamespaceRepublished {
+    return { namespace: isSet(object.namespace) ? NamespaceSnapshot.fromJSON(object.namespace) : undefined };
+  },
+
+  toJSON(message: NamespaceRepublished): unknown {
+    const obj: any = {};
+    if (message.namespace !== undefined) {
+      obj.namespace = NamespaceSnapshot.toJSON(message.namespace);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NamespaceRepublished>, I>>(base?: I): NamespaceRepublished {
+    return NamespaceRepublished.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NamespaceRepublished>, I>>(object: I): NamespaceRepublished {
+    const message = createBaseNamespaceRepublished();
+    message.namespace = (object.namespace !== undefined && object.namespace !== null)
+      ? NamespaceSnapshot.fromPartial(object.namespace)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseMembershipRepublished(): MembershipRepublished {
+  return { member: undefined };
+}
+
+export const MembershipRepublished: MessageFns<MembershipRepublished> = {
+  encode(message: MembershipRepublished, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      Membership.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MembershipRepublished {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMembershipRepublished();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = Membership.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): MembershipRepublished {
+    return { member: isSet(object.member) ? Membership.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: MembershipRepublished): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = Membership.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<MembershipRepublished>, I>>(base?: I): MembershipRepublished {
+    return MembershipRepublished.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<MembershipRepublished>, I>>(object: I): MembershipRepublished {
+    const message = createBaseMembershipRepublished();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? Membership.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseGroupShareRepublished(): GroupShareRepublished {
+  return { share: undefined };
+}
+
+export const GroupShareRepublished: MessageFns<GroupShareRepublished> = {
+  encode(message: GroupShareRepublished, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.share !== undefined) {
+      GroupShared.encode(message.share, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupShareRepublished {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupShareRepublished();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.share = GroupShared.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupShareRepublished {
+    return { share: isSet(object.share) ? GroupShared.fromJSON(object.share) : undefined };
+  },
+
+  toJSON(message: GroupShareRepublished): unknown {
+    const obj: any = {};
+    if (message.share !== undefined) {
+      obj.share = GroupShared.toJSON(message.share);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupShareRepublished>, I>>(base?: I): GroupShareRepublished {
+    return GroupShareRepublished.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupShareRepublished>, I>>(object: I): GroupShareRepublished {
+    const message = createBaseGroupShareRepublished();
+    message.share = (object.share !== undefined && object.share !== null)
+      ? GroupShared.fromPartial(object.share)
+      : undefined;
     return message;
   },
 };

@@ -19,6 +19,7 @@ import {
   type UntypedServiceImplementation,
 } from "@grpc/grpc-js";
 import { Actor, PageInfo, PageRequest } from "../../common/v1/common";
+import { NamespaceSnapshot } from "./events";
 import { GroupRef } from "./groups";
 
 /** GitLab's Namespace entity (NamespaceBasic plus what its callers may see). */
@@ -68,6 +69,17 @@ export interface GetNamespaceRequest {
     | undefined;
   /** A numeric id, or a full path matched case-insensitively. */
   namespace?: GroupRef | undefined;
+}
+
+export interface NamespaceHint {
+  namespace?:
+    | NamespaceSnapshot
+    | undefined;
+  /**
+   * The caller's effective access to a group (membership of it or an ancestor, shares); for a
+   * personal namespace 50 for its user, else 0. Administrators: as computed, they are admins anyway.
+   */
+  accessLevel: number;
 }
 
 function createBaseNamespace(): Namespace {
@@ -679,6 +691,97 @@ export const GetNamespaceRequest: MessageFns<GetNamespaceRequest> = {
   },
 };
 
+function createBaseNamespaceHint(): NamespaceHint {
+  return { namespace: undefined, accessLevel: 0 };
+}
+
+export const NamespaceHint: MessageFns<NamespaceHint> = {
+  encode(message: NamespaceHint, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.namespace !== undefined) {
+      NamespaceSnapshot.encode(message.namespace, writer.uint32(10).fork()).join();
+    }
+    if (message.accessLevel !== 0) {
+      writer.uint32(16).int32(message.accessLevel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): NamespaceHint {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseNamespaceHint();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.namespace = NamespaceSnapshot.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.accessLevel = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): NamespaceHint {
+    return {
+      namespace: isSet(object.namespace) ? NamespaceSnapshot.fromJSON(object.namespace) : undefined,
+      accessLevel: isSet(object.accessLevel)
+        ? globalThis.Number(object.accessLevel)
+        : isSet(object.access_level)
+        ? globalThis.Number(object.access_level)
+        : 0,
+    };
+  },
+
+  toJSON(message: NamespaceHint): unknown {
+    const obj: any = {};
+    if (message.namespace !== undefined) {
+      obj.namespace = NamespaceSnapshot.toJSON(message.namespace);
+    }
+    if (message.accessLevel !== 0) {
+      obj.accessLevel = Math.round(message.accessLevel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<NamespaceHint>, I>>(base?: I): NamespaceHint {
+    return NamespaceHint.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<NamespaceHint>, I>>(object: I): NamespaceHint {
+    const message = createBaseNamespaceHint();
+    message.namespace = (object.namespace !== undefined && object.namespace !== null)
+      ? NamespaceSnapshot.fromPartial(object.namespace)
+      : undefined;
+    message.accessLevel = object.accessLevel ?? 0;
+    return message;
+  },
+};
+
 /**
  * GitLab's Namespaces API: groups and users' personal namespaces, the place a project lives in.
  * Clients (python-gitlab, the Terraform provider) use it to find a namespace_id.
@@ -705,11 +808,31 @@ export const NamespacesServiceService = {
     responseSerialize: (value: Namespace): Buffer => Buffer.from(Namespace.encode(value).finish()),
     responseDeserialize: (value: Buffer): Namespace => Namespace.decode(value),
   },
+  /**
+   * The namespace as the projects service copies it, and the caller's access to it, for POST
+   * /projects: the gateway passes it on so that a namespace made a moment ago (its event still on
+   * the way) is known there at once. NOT_FOUND "Namespace" as GetNamespace.
+   */
+  getNamespaceHint: {
+    path: "/canopy.groups.v1.NamespacesService/GetNamespaceHint" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetNamespaceRequest): Buffer => Buffer.from(GetNamespaceRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetNamespaceRequest => GetNamespaceRequest.decode(value),
+    responseSerialize: (value: NamespaceHint): Buffer => Buffer.from(NamespaceHint.encode(value).finish()),
+    responseDeserialize: (value: Buffer): NamespaceHint => NamespaceHint.decode(value),
+  },
 } as const;
 
 export interface NamespacesServiceServer extends UntypedServiceImplementation {
   listNamespaces: handleUnaryCall<ListNamespacesRequest, ListNamespacesResponse>;
   getNamespace: handleUnaryCall<GetNamespaceRequest, Namespace>;
+  /**
+   * The namespace as the projects service copies it, and the caller's access to it, for POST
+   * /projects: the gateway passes it on so that a namespace made a moment ago (its event still on
+   * the way) is known there at once. NOT_FOUND "Namespace" as GetNamespace.
+   */
+  getNamespaceHint: handleUnaryCall<GetNamespaceRequest, NamespaceHint>;
 }
 
 export interface NamespacesServiceClient extends Client {
@@ -742,6 +865,26 @@ export interface NamespacesServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: Namespace) => void,
+  ): ClientUnaryCall;
+  /**
+   * The namespace as the projects service copies it, and the caller's access to it, for POST
+   * /projects: the gateway passes it on so that a namespace made a moment ago (its event still on
+   * the way) is known there at once. NOT_FOUND "Namespace" as GetNamespace.
+   */
+  getNamespaceHint(
+    request: GetNamespaceRequest,
+    callback: (error: ServiceError | null, response: NamespaceHint) => void,
+  ): ClientUnaryCall;
+  getNamespaceHint(
+    request: GetNamespaceRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: NamespaceHint) => void,
+  ): ClientUnaryCall;
+  getNamespaceHint(
+    request: GetNamespaceRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: NamespaceHint) => void,
   ): ClientUnaryCall;
 }
 

@@ -21,6 +21,7 @@ import {
 import { Timestamp } from "../../../google/protobuf/timestamp";
 import { Actor, PageInfo, PageRequest } from "../../common/v1/common";
 import { UserSnapshot } from "../../events/v1/events";
+import { NamespaceHint } from "../../groups/v1/namespaces";
 
 /** `:id` of the API: a numeric id, or a full path (`group/sub/project`) matched case-insensitively. */
 export interface ProjectRef {
@@ -198,7 +199,15 @@ export interface CreateProjectRequest {
   /** 0: the caller's personal namespace. */
   namespaceId: number;
   /** The caller as the gateway knows them: fills a user copy that auth's events have not brought yet. */
-  creator?: UserSnapshot | undefined;
+  creator?:
+    | UserSnapshot
+    | undefined;
+  /**
+   * The namespace as the groups service answered it a moment ago: fills a missing copy (its event
+   * not arrived yet) and stands for the caller's access there while their membership's event is on
+   * its way. Absent when the groups service does not show the namespace to the caller.
+   */
+  namespace?: NamespaceHint | undefined;
 }
 
 export interface UpdateProjectRequest {
@@ -2914,7 +2923,7 @@ export const TopicList: MessageFns<TopicList> = {
 };
 
 function createBaseCreateProjectRequest(): CreateProjectRequest {
-  return { actor: undefined, attributes: undefined, namespaceId: 0, creator: undefined };
+  return { actor: undefined, attributes: undefined, namespaceId: 0, creator: undefined, namespace: undefined };
 }
 
 export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
@@ -2930,6 +2939,9 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
     }
     if (message.creator !== undefined) {
       UserSnapshot.encode(message.creator, writer.uint32(34).fork()).join();
+    }
+    if (message.namespace !== undefined) {
+      NamespaceHint.encode(message.namespace, writer.uint32(42).fork()).join();
     }
     return writer;
   },
@@ -2979,6 +2991,14 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
             message.creator = UserSnapshot.decode(reader, reader.uint32());
             continue;
           }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.namespace = NamespaceHint.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -3001,6 +3021,7 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
         ? globalThis.Number(object.namespace_id)
         : 0,
       creator: isSet(object.creator) ? UserSnapshot.fromJSON(object.creator) : undefined,
+      namespace: isSet(object.namespace) ? NamespaceHint.fromJSON(object.namespace) : undefined,
     };
   },
 
@@ -3018,6 +3039,9 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
     if (message.creator !== undefined) {
       obj.creator = UserSnapshot.toJSON(message.creator);
     }
+    if (message.namespace !== undefined) {
+      obj.namespace = NamespaceHint.toJSON(message.namespace);
+    }
     return obj;
   },
 
@@ -3033,6 +3057,9 @@ export const CreateProjectRequest: MessageFns<CreateProjectRequest> = {
     message.namespaceId = object.namespaceId ?? 0;
     message.creator = (object.creator !== undefined && object.creator !== null)
       ? UserSnapshot.fromPartial(object.creator)
+      : undefined;
+    message.namespace = (object.namespace !== undefined && object.namespace !== null)
+      ? NamespaceHint.fromPartial(object.namespace)
       : undefined;
     return message;
   },
