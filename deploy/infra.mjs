@@ -10,7 +10,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { createClient } from "redis";
+import { createClient } from "@redis/client";
 import { connect } from "nats";
 
 /** The same local defaults the services use (services/kit/src/config.ts). */

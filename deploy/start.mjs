@@ -10,7 +10,7 @@ import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readManifest, ROOT } from "./lib/manifest.cjs";
+import { commandOf, readManifest, ROOT } from "./lib/manifest.cjs";
 import { planStack, replicaCount } from "./lib/plan.cjs";
 import { startRoundRobinProxy } from "./lib/round-robin-proxy.cjs";
 
@@ -132,8 +132,9 @@ function startChild(service, colour, env) {
       `${service.entry} does not exist: run npm run build (or start without CANOPY_SKIP_BUILD=1)`,
     );
   }
-  log(`starting ${service.name}: node ${service.entry}`);
-  const proc = spawn(process.execPath, [service.entry], {
+  const [, ...args] = commandOf(service);
+  log(`starting ${service.name}: node ${args.join(" ")}`);
+  const proc = spawn(process.execPath, args, {
     cwd: ROOT,
     env,
     stdio: ["ignore", "pipe", "pipe"],

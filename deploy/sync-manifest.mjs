@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { format, resolveConfig } from "prettier";
 import { parseDocument } from "yaml";
-import { readManifest, ROOT } from "./lib/manifest.cjs";
+import { commandOf, readManifest, ROOT } from "./lib/manifest.cjs";
 
 const DEFAULT_REPLICAS = 2;
 const manifest = readManifest();
@@ -53,7 +53,7 @@ await update("helm/canopy/values.yaml", (text) => {
     if (!manifest.services.some((s) => s.name === name)) doc.deleteIn(["services", name]);
   }
   for (const service of manifest.services) {
-    const entry = { command: ["node", service.entry] };
+    const entry = { command: commandOf(service) };
     if (service.grpc) {
       const { defaultPort: port, portVariable, addressVariable } = service.grpc;
       entry.grpc = { port, portVariable, addressVariable };

@@ -21,4 +21,13 @@ function grpcTarget(ports, host = "127.0.0.1") {
   return `ipv4:${ports.map((port) => `${host}:${port}`).join(",")}`;
 }
 
-module.exports = { ROOT, readManifest, grpcTarget };
+/**
+ * How a service's process is run: `node`, the service's own `nodeArgs` from the manifest (V8 settings
+ * that must be given before the process starts), then its entry. The launcher, the Helm values and
+ * the Dockerfile all run this.
+ */
+function commandOf(service) {
+  return ["node", ...(service.nodeArgs ?? []), service.entry];
+}
+
+module.exports = { ROOT, readManifest, grpcTarget, commandOf };

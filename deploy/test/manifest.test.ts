@@ -5,7 +5,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { parse } from "yaml";
-import { readManifest, ROOT } from "../lib/manifest.cjs";
+import { commandOf, readManifest, ROOT } from "../lib/manifest.cjs";
 
 interface Workspace {
   package: string;
@@ -14,6 +14,7 @@ interface Workspace {
 interface Service extends Workspace {
   name: string;
   entry: string;
+  nodeArgs?: string[];
   grpc?: { portVariable: string; defaultPort: number; addressVariable: string };
   http?: { portVariable: string; defaultPort: number };
   healthPortVariable: string;
@@ -24,6 +25,7 @@ const all = [...manifest.libraries, ...manifest.tools, ...manifest.services];
 const read = (file: string) => readFileSync(path.join(ROOT, file), "utf8");
 const json = (file: string) => JSON.parse(read(file));
 const sorted = (values: string[]) => [...values].sort();
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 describe("services.json", () => {
   it("lists exactly the npm workspaces, each under its own package name", () => {
@@ -80,6 +82,12 @@ describe("what builds and ships the services", () => {
     for (const { workspace } of manifest.tools) {
       expect(dockerfile).toMatch(new RegExp(`^COPY ${workspace}/package\\.json `, "m"));
     }
+    // `docker run canopy` runs the gateway as the launcher and the Helm chart do, node arguments included.
+    const gateway = manifest.services.find((s) => s.name === "gateway")!;
+    const cmd = `CMD [${commandOf(gateway)
+      .map((arg: string) => JSON.stringify(arg))
+      .join(", ")}]`;
+    expect(dockerfile).toMatch(new RegExp(`^${escape(cmd)}$`, "m"));
     // The build step reads the manifest instead of a hand-kept list of workspaces.
     expect(dockerfile).toMatch(/npx tsc -b \$\(node -p ".*require\('\.\/services\.json'\)/);
   });
@@ -105,7 +113,7 @@ describe("helm/canopy", () => {
     expect(sorted(Object.keys(values.services))).toEqual(sorted(manifest.services.map((s) => s.name)));
     for (const service of manifest.services) {
       const entry = values.services[service.name];
-      expect(entry.command).toEqual(["node", service.entry]);
+      expect(entry.command).toEqual(["node", ...(service.nodeArgs ?? []), service.entry]);
       expect(entry.replicas).toEqual(expect.any(Number));
       expect(entry.grpc).toEqual(
         service.grpc && {

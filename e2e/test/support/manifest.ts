@@ -8,6 +8,8 @@ export interface ServiceEntry {
   name: string;
   workspace: string;
   entry: string;
+  /** V8 settings given on the command line before the entry (deploy/lib/manifest.cjs `commandOf`). */
+  nodeArgs?: string[];
   grpc?: { portVariable: string; defaultPort: number; addressVariable: string };
   http?: { portVariable: string; defaultPort: number };
   healthPortVariable: string;

@@ -162,10 +162,12 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     allLines: () => [...launcher.lines, ...extras.flatMap((e) => e.lines)],
 
     async startGateway() {
+      // As the launcher runs it, node arguments included.
+      const gateway = SERVICES.find((s) => s.name === "gateway")!;
       const [extraPort, healthPort] = await Promise.all([freePort(), freePort()]);
       const proc = new Captured(
         `gateway #${extras.length + 2}`,
-        spawn(process.execPath, ["gateway/dist/main.js"], {
+        spawn(process.execPath, [...(gateway.nodeArgs ?? []), gateway.entry], {
           cwd: REPO_ROOT,
           env: {
             ...env,

@@ -7,7 +7,7 @@ import {
   type UntypedServiceImplementation,
   type sendUnaryData,
 } from "@grpc/grpc-js";
-import { HealthImplementation } from "grpc-health-check";
+import type { HealthImplementation } from "grpc-health-check";
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Logger } from "pino";
 import { CanopyError, toServiceError } from "../errors";
@@ -154,6 +154,9 @@ export async function startGrpcServer(options: {
 }): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 4 * 1024 * 1024 });
   for (const binding of options.services) binding.add(server, options.log, options.verifier);
+  // Loaded here, not at the top: it brings @grpc/proto-loader and protobufjs (~3 MB resident), and
+  // the gateway, which loads this module through the kit's index, never serves gRPC.
+  const { HealthImplementation } = await import("grpc-health-check");
   const health = new HealthImplementation({ "": "SERVING" });
   health.addToServer(server);
   const port = await new Promise<number>((resolve, reject) =>
