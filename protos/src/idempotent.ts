@@ -1,4 +1,5 @@
 import type { ProjectsServiceService } from "./gen/canopy/projects/v1/projects";
+import type { GroupProjectsServiceService } from "./gen/canopy/projects/v1/group_projects";
 import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
 import type { SettingsServiceService } from "./gen/canopy/auth/v1/settings";
 import type { GroupsServiceService } from "./gen/canopy/groups/v1/groups";
@@ -62,4 +63,10 @@ export const NAMESPACES_IDEMPOTENT_METHODS: (keyof typeof NamespacesServiceServi
 export const PROJECTS_IDEMPOTENT_METHODS: (keyof typeof ProjectsServiceService)[] = [
   "getProject",
   "listProjects",
+];
+
+/** Group project reads; a repeated transfer would answer 400 "already in this namespace". */
+export const GROUP_PROJECTS_IDEMPOTENT_METHODS: (keyof typeof GroupProjectsServiceService)[] = [
+  "listGroupProjects",
+  "groupDetailProjects",
 ];

@@ -1,4 +1,5 @@
 import * as events from "../gen/canopy/projects/v1/events";
+import * as groupProjectEvents from "../gen/canopy/projects/v1/group_project_events";
 
 /** The projects context's events, under `canopy.projects.` (shape: the kit's `EventKind`, see auth.ts). */
 const kind = <T>(
@@ -24,6 +25,12 @@ export const PROJECTS_EVENTS = {
   projectRemoved: kind("project.removed", "ProjectRemoved", events.ProjectRemoved),
   projectStarred: kind("project.starred", "ProjectStarred", events.ProjectStarred),
   projectUnstarred: kind("project.unstarred", "ProjectUnstarred", events.ProjectUnstarred),
+  projectTransferred: kind("project.transferred", "ProjectTransferred", groupProjectEvents.ProjectTransferred),
+  projectStatisticsUpdated: kind(
+    "project.statistics_updated",
+    "ProjectStatisticsUpdated",
+    groupProjectEvents.ProjectStatisticsUpdated,
+  ),
 } as const;
 
 /** Every subject the projects context publishes on. */

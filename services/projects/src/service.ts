@@ -1,11 +1,12 @@
 import path from "node:path";
 import { ApplicationSettingsView, defineService, openSettingsBucket, serve } from "@canopy/kit";
-import { projects } from "@canopy/protos";
+import { groupProjects, projects } from "@canopy/protos";
 import { loadProjectsConfig } from "./config";
 import type { Deps } from "./deps";
 import { deletionTimers } from "./commands/delete-project";
 import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
+import { groupProjectsService } from "./rpc/group-projects-service";
 import { projectsService } from "./rpc/projects-service";
 
 /** The projects service's parts; the kit's `runService` starts and stops them in order. */
@@ -23,7 +24,10 @@ export const projectsServiceDefinition = defineService({
       log,
     ),
   }),
-  grpc: (deps) => [serve(projects.ProjectsServiceService, projectsService(deps))],
+  grpc: (deps) => [
+    serve(projects.ProjectsServiceService, projectsService(deps)),
+    serve(groupProjects.GroupProjectsServiceService, groupProjectsService(deps)),
+  ],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
   timers: (deps) => deletionTimers(deps),
 });
