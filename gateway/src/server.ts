@@ -49,12 +49,13 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
     ttlMs: config.CANOPY_ANSWER_CACHE_SECONDS * 1000,
   });
-  // Group changes made without a request through a gateway (schedulers, a user deleted in auth).
+  // Group changes made without a request through a gateway (schedulers, a user deleted in auth), and
+  // project changes (group answers hold projects: a cascade or a timer changes them too).
   const groupChanges = await startBroadcastConsumer({
     nc,
     stream,
     log,
-    subjects: ["canopy.groups.>"],
+    subjects: ["canopy.groups.>", "canopy.projects.>"],
     handle: () => answers.invalidate(),
   });
   const invalidations = await startBroadcastConsumer({
@@ -79,6 +80,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     settings: settingsClient,
     groups: clients.groups,
     projects: clients.projects,
+    groupProjects: clients.groupProjects,
     answers,
     groupSharing: clients.groupSharing,
     groupCustomAttributes: clients.groupCustomAttributes,

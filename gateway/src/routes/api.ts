@@ -9,6 +9,7 @@ import { groupCustomAttributeEndpoints } from "./group-custom-attributes";
 import { groupUpdateEndpoints } from "./group-update";
 import { groupLifecycleEndpoints } from "./group-lifecycle";
 import { groupListEndpoints } from "./group-lists";
+import { groupProjectEndpoints } from "./group-projects";
 import { namespaceEndpoints } from "./namespaces";
 import { projectEndpoints } from "./projects";
 import { personalAccessTokenEndpoints } from "./personal-access-tokens";
@@ -34,6 +35,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupUpdateEndpoints,
   ...groupLifecycleEndpoints,
   ...groupMemberEndpoints,
+  ...groupProjectEndpoints,
   ...namespaceEndpoints,
   ...projectEndpoints,
 ];

@@ -11,6 +11,7 @@ import type {
   groupAvatars,
   groupLifecycle,
   groupMembers,
+  groupProjects,
   namespaces,
   projects,
 } from "@canopy/protos";
@@ -35,6 +36,7 @@ export interface RouteDeps {
   groupMembers: PromiseClient<typeof groupMembers.GroupMembersServiceService>;
   namespaces: PromiseClient<typeof namespaces.NamespacesServiceService>;
   projects: PromiseClient<typeof projects.ProjectsServiceService>;
+  groupProjects: PromiseClient<typeof groupProjects.GroupProjectsServiceService>;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

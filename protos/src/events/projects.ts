@@ -25,7 +25,11 @@ export const PROJECTS_EVENTS = {
   projectRemoved: kind("project.removed", "ProjectRemoved", events.ProjectRemoved),
   projectStarred: kind("project.starred", "ProjectStarred", events.ProjectStarred),
   projectUnstarred: kind("project.unstarred", "ProjectUnstarred", events.ProjectUnstarred),
-  projectTransferred: kind("project.transferred", "ProjectTransferred", groupProjectEvents.ProjectTransferred),
+  projectTransferred: kind(
+    "project.transferred",
+    "ProjectTransferred",
+    groupProjectEvents.ProjectTransferred,
+  ),
   projectStatisticsUpdated: kind(
     "project.statistics_updated",
     "ProjectStatisticsUpdated",

@@ -88,7 +88,12 @@ export async function createProject(
       });
     const row = (await findProjectById(tx, created))!;
     await recordEvent(tx, PROJECTS_EVENTS.projectCreated, { project: projectSnapshot(row) }, actor);
-    await recordEvent(tx, PROJECTS_EVENTS.projectStatisticsUpdated, { statistics: emptyStatistics(row) }, actor);
+    await recordEvent(
+      tx,
+      PROJECTS_EVENTS.projectStatisticsUpdated,
+      { statistics: emptyStatistics(row) },
+      actor,
+    );
     return created;
   });
   const row = (await findProjectById(deps.pool, id))!;

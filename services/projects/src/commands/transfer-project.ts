@@ -1,4 +1,12 @@
-import { apiError, forbidden, notFound, recordEvent, requireSignedIn, rubyInspect, withTransaction } from "@canopy/kit";
+import {
+  apiError,
+  forbidden,
+  notFound,
+  recordEvent,
+  requireSignedIn,
+  rubyInspect,
+  withTransaction,
+} from "@canopy/kit";
 import { PROJECTS_EVENTS, type groupProjects, type projects } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { projectSnapshot } from "../events/snapshot";

@@ -36,11 +36,7 @@ function featureAvailable(feature: string, minAccess: number, caller: { signedIn
   return `${level} >= 20 OR (${level} = 10 AND COALESCE(ap.access_level, 0) >= ${minAccess})`;
 }
 
-export function addGroupScope(
-  w: Where,
-  s: GroupScope,
-  caller: { signedIn: boolean; admin: boolean },
-): void {
+export function addGroupScope(w: Where, s: GroupScope, caller: { signedIn: boolean; admin: boolean }): void {
   const group = w.param(s.groupId);
   const shared = `p.id = ANY(ARRAY(SELECT l.project_id FROM project_group_links l
     WHERE l.group_id = ${group} AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY})))`;
@@ -51,6 +47,8 @@ export function addGroupScope(
   // GitLab's with_merge_requests_enabled: the feature is not disabled (whoever asks).
   if (s.withMergeRequestsEnabled) w.and(`${featureLevel("merge_requests")} > 0`);
   if (s.topics.length)
-    w.and(`(SELECT array_agg(lower(t)) FROM unnest(p.topics) t) @> ${w.param(s.topics.map((t) => t.toLowerCase()))}::text[]`);
+    w.and(
+      `(SELECT array_agg(lower(t)) FROM unnest(p.topics) t) @> ${w.param(s.topics.map((t) => t.toLowerCase()))}::text[]`,
+    );
   if (s.none) w.and("false");
 }
