@@ -49,13 +49,21 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
     ttlMs: config.CANOPY_ANSWER_CACHE_SECONDS * 1000,
   });
-  // Group changes made without a request through a gateway (schedulers, a user deleted in auth), and
-  // project changes (group answers hold projects: a cascade or a timer changes them too).
+  // Group changes made without a request through a gateway (schedulers, a user deleted in auth).
   const groupChanges = await startBroadcastConsumer({
     nc,
     stream,
     log,
-    subjects: ["canopy.groups.>", "canopy.projects.>"],
+    subjects: ["canopy.groups.>"],
+    handle: () => answers.invalidate(),
+  });
+  // Project changes too: group answers hold projects, and cascades and timers change them. One
+  // consumer per subject (an ordered consumer with several filter subjects never started here).
+  const projectChanges = await startBroadcastConsumer({
+    nc,
+    stream,
+    log,
+    subjects: ["canopy.projects.>"],
     handle: () => answers.invalidate(),
   });
   const invalidations = await startBroadcastConsumer({
@@ -115,6 +123,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       });
       await invalidations.stop();
       await groupChanges.stop();
+      await projectChanges.stop();
       await nc.drain();
       await redis.quit();
       clients.close();
