@@ -57,6 +57,15 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     subjects: ["canopy.groups.>"],
     handle: () => answers.invalidate(),
   });
+  // Project changes too: group answers hold projects, and cascades and timers change them. One
+  // consumer per subject (an ordered consumer with several filter subjects never started here).
+  const projectChanges = await startBroadcastConsumer({
+    nc,
+    stream,
+    log,
+    subjects: ["canopy.projects.>"],
+    handle: () => answers.invalidate(),
+  });
   const invalidations = await startBroadcastConsumer({
     nc,
     stream,
@@ -82,6 +91,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     projectMembers: clients.projectMembers,
     projectSharing: clients.projectSharing,
     projectCustomAttributes: clients.projectCustomAttributes,
+    groupProjects: clients.groupProjects,
     answers,
     groupSharing: clients.groupSharing,
     groupCustomAttributes: clients.groupCustomAttributes,
@@ -116,6 +126,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       });
       await invalidations.stop();
       await groupChanges.stop();
+      await projectChanges.stop();
       await nc.drain();
       await redis.quit();
       clients.close();

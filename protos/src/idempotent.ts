@@ -2,6 +2,7 @@ import type { ProjectsServiceService } from "./gen/canopy/projects/v1/projects";
 import type { ProjectMembersServiceService } from "./gen/canopy/projects/v1/members";
 import type { ProjectSharingServiceService } from "./gen/canopy/projects/v1/sharing";
 import type { ProjectCustomAttributesServiceService } from "./gen/canopy/projects/v1/custom_attributes";
+import type { GroupProjectsServiceService } from "./gen/canopy/projects/v1/group_projects";
 import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
 import type { SettingsServiceService } from "./gen/canopy/auth/v1/settings";
 import type { GroupsServiceService } from "./gen/canopy/groups/v1/groups";
@@ -80,3 +81,8 @@ export const PROJECT_SHARING_IDEMPOTENT_METHODS: (keyof typeof ProjectSharingSer
 /** Custom attribute reads; a set or delete records an event and is not repeated blindly. */
 export const PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS: (keyof typeof ProjectCustomAttributesServiceService)[] =
   ["listProjectCustomAttributes", "getProjectCustomAttribute"];
+/** Group project reads; a repeated transfer would answer 400 "already in this namespace". */
+export const GROUP_PROJECTS_IDEMPOTENT_METHODS: (keyof typeof GroupProjectsServiceService)[] = [
+  "listGroupProjects",
+  "groupDetailProjects",
+];

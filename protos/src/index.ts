@@ -31,6 +31,8 @@ export * as groupLifecycle from "./gen/canopy/groups/v1/lifecycle";
 export * as groupMembers from "./gen/canopy/groups/v1/members";
 export * as projects from "./gen/canopy/projects/v1/projects";
 export * as projectEvents from "./gen/canopy/projects/v1/events";
+export * as groupProjects from "./gen/canopy/projects/v1/group_projects";
+export * as groupProjectEvents from "./gen/canopy/projects/v1/group_project_events";
 export { PROJECTS_EVENTS, PROJECTS_SUBJECTS } from "./events/projects";
 export {
   PROJECTS_IDEMPOTENT_METHODS,
@@ -41,3 +43,4 @@ export {
 export * as projectMembers from "./gen/canopy/projects/v1/members";
 export * as projectSharing from "./gen/canopy/projects/v1/sharing";
 export * as projectCustomAttributes from "./gen/canopy/projects/v1/custom_attributes";
+export { GROUP_PROJECTS_IDEMPOTENT_METHODS } from "./idempotent";

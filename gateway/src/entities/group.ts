@@ -63,13 +63,13 @@ export const sharedWithGroupEntity = (l: groups.SharedWithGroup) => ({
 
 /**
  * GitLab's GroupDetail: the group plus shared_with_groups, runners_token for those who administer
- * it, the higher-tier settings, and the deprecated `projects`/`shared_projects` (empty until the
- * projects service exists) unless `withProjects` is false.
+ * it, the higher-tier settings, and the deprecated `projects`/`shared_projects` (rendered by the
+ * caller, routes/group-projects.ts; empty when not given) unless `withProjects` is false.
  */
 export function groupDetailEntity(
   d: groups.GroupDetail,
   s: GroupShaping,
-  options: { withProjects?: boolean } = {},
+  options: { withProjects?: boolean; projects?: { projects: unknown[]; shared_projects: unknown[] } } = {},
 ) {
   const g = d.group!;
   const tier = planFeatures(s.plan);
@@ -88,6 +88,6 @@ export function groupDetailEntity(
           prevent_forking_outside_group: g.preventForkingOutsideGroup,
         }
       : {}),
-    ...(options.withProjects === false ? {} : { projects: [], shared_projects: [] }),
+    ...(options.withProjects === false ? {} : (options.projects ?? { projects: [], shared_projects: [] })),
   };
 }

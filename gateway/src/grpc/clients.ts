@@ -15,6 +15,8 @@ import {
   GROUP_LIFECYCLE_IDEMPOTENT_METHODS,
   groupMembers,
   GROUP_MEMBERS_IDEMPOTENT_METHODS,
+  groupProjects,
+  GROUP_PROJECTS_IDEMPOTENT_METHODS,
   namespaces,
   NAMESPACES_IDEMPOTENT_METHODS,
   oauth,
@@ -138,6 +140,12 @@ export const CLIENTS = {
     address: "CANOPY_PROJECTS_ADDRESS",
     definition: projectCustomAttributes.ProjectCustomAttributesServiceService,
     idempotent: PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
+  }),
+  groupProjects: spec({
+    service: "projects",
+    address: "CANOPY_PROJECTS_ADDRESS",
+    definition: groupProjects.GroupProjectsServiceService,
+    idempotent: GROUP_PROJECTS_IDEMPOTENT_METHODS,
   }),
 };
 

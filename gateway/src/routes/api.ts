@@ -9,6 +9,7 @@ import { groupCustomAttributeEndpoints } from "./group-custom-attributes";
 import { groupUpdateEndpoints } from "./group-update";
 import { groupLifecycleEndpoints } from "./group-lifecycle";
 import { groupListEndpoints } from "./group-lists";
+import { groupProjectEndpoints } from "./group-projects";
 import { namespaceEndpoints } from "./namespaces";
 import { projectEndpoints } from "./projects";
 import { projectCustomAttributeEndpoints } from "./project-custom-attributes";
@@ -37,6 +38,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupUpdateEndpoints,
   ...groupLifecycleEndpoints,
   ...groupMemberEndpoints,
+  ...groupProjectEndpoints,
   ...namespaceEndpoints,
   ...projectEndpoints,
   ...projectMemberEndpoints,

@@ -11,6 +11,7 @@ import type {
   groupAvatars,
   groupLifecycle,
   groupMembers,
+  groupProjects,
   namespaces,
   projects,
   projectMembers,
@@ -43,6 +44,7 @@ export interface RouteDeps {
   projectCustomAttributes: PromiseClient<
     typeof projectCustomAttributes.ProjectCustomAttributesServiceService
   >;
+  groupProjects: PromiseClient<typeof groupProjects.GroupProjectsServiceService>;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

@@ -1,9 +1,9 @@
-import { groupDetailEntity } from "../entities/group";
+import { groupDetailWithProjects } from "./group-projects";
 import { endpoint, type Call } from "../http/endpoint";
 import { sendJson } from "../http/json";
 import { param } from "../http/params";
 import { avatarUpload } from "./avatar-upload";
-import { groupAttributeParams, groupRef, shapingOf, toGroupAttributes } from "./groups";
+import { groupAttributeParams, groupRef, toGroupAttributes } from "./groups";
 
 /** PUT /groups/:id and the group's avatar as a file (GitLab lib/api/groups.rb, reference §4.4, §4.15). */
 
@@ -37,7 +37,7 @@ async function updateGroup({ params: p, actor, ctx, deps }: Call<typeof updateGr
     },
     avatar: avatarUpload(p.avatar, { removable: true }),
   });
-  sendJson(ctx, 200, groupDetailEntity(detail, shapingOf(deps)));
+  sendJson(ctx, 200, await groupDetailWithProjects(deps, actor, detail));
 }
 
 const avatarParams = { id: param.idOrPath() };

@@ -6,6 +6,7 @@ import { sendJson } from "../http/json";
 import { param, type IdOrPath } from "../http/params";
 import type { RouteDeps } from "./context";
 import { avatarUpload } from "./avatar-upload";
+import { detailProjects } from "./group-projects";
 
 /** The Groups API's own group routes (GitLab lib/api/groups.rb); lists live in group-lists.ts. */
 
@@ -88,7 +89,10 @@ async function showGroup({ params: p, actor, ctx, deps }: Call<typeof showGroupP
     withCustomAttributes,
     withRunnersToken: true,
   });
-  const body = groupDetailEntity(detail, shapingOf(deps), { withProjects: p.with_projects });
+  const body = groupDetailEntity(detail, shapingOf(deps), {
+    withProjects: p.with_projects,
+    projects: p.with_projects === false ? undefined : await detailProjects(deps, actor, detail.group!.id),
+  });
   // Asked for by an administrator, the key is there even when the group has none.
   sendJson(
     ctx,

@@ -1,4 +1,5 @@
 import * as events from "../gen/canopy/projects/v1/events";
+import * as groupProjectEvents from "../gen/canopy/projects/v1/group_project_events";
 
 /** The projects context's events, under `canopy.projects.` (shape: the kit's `EventKind`, see auth.ts). */
 const kind = <T>(
@@ -38,6 +39,16 @@ export const PROJECTS_EVENTS = {
     "custom_attribute.removed",
     "ProjectCustomAttributeRemoved",
     events.ProjectCustomAttributeRemoved,
+  ),
+  projectTransferred: kind(
+    "project.transferred",
+    "ProjectTransferred",
+    groupProjectEvents.ProjectTransferred,
+  ),
+  projectStatisticsUpdated: kind(
+    "project.statistics_updated",
+    "ProjectStatisticsUpdated",
+    groupProjectEvents.ProjectStatisticsUpdated,
   ),
 } as const;
 

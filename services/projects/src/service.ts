@@ -1,6 +1,12 @@
 import path from "node:path";
 import { ApplicationSettingsView, defineService, openSettingsBucket, serve } from "@canopy/kit";
-import { projectCustomAttributes, projectMembers, projects, projectSharing } from "@canopy/protos";
+import {
+  groupProjects,
+  projectCustomAttributes,
+  projectMembers,
+  projects,
+  projectSharing,
+} from "@canopy/protos";
 import { loadProjectsConfig } from "./config";
 import type { Deps } from "./deps";
 import { deletionTimers } from "./commands/delete-project";
@@ -8,6 +14,7 @@ import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
 import { projectCustomAttributesService } from "./rpc/custom-attributes-service";
 import { projectMembersService } from "./rpc/members-service";
+import { groupProjectsService } from "./rpc/group-projects-service";
 import { projectsService } from "./rpc/projects-service";
 import { projectSharingService } from "./rpc/sharing-service";
 
@@ -34,6 +41,7 @@ export const projectsServiceDefinition = defineService({
       projectCustomAttributes.ProjectCustomAttributesServiceService,
       projectCustomAttributesService(deps),
     ),
+    serve(groupProjects.GroupProjectsServiceService, groupProjectsService(deps)),
   ],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
   timers: (deps) => deletionTimers(deps),

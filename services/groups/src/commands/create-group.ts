@@ -16,6 +16,7 @@ import { TWO_FACTOR_FORBIDDEN } from "../domain/tree-settings";
 import { rootAllowsTwoFactor } from "../store/group-updates";
 import { isVisibilityName, levelOf, nameOf } from "../domain/visibility";
 import type { Deps } from "../deps";
+import { projectPathTaken } from "../store/projects";
 import { namespaceSnapshot } from "../events/snapshot";
 import { groupDetail, resolveGroup } from "../finders/groups";
 import { insertMember } from "../store/members";
@@ -82,7 +83,12 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
     const lockedParent = parent ? (await lockTreesOf(tx, [parent.row.id]))[0] : undefined;
     if (parent && !lockedParent) throw notFound("Group");
     const fullPath = lockedParent ? `${lockedParent.full_path}/${settings.path}` : settings.path!;
-    if (await fullPathTaken(tx, fullPath)) throw failed({ path: [TAKEN] });
+    // Projects and subgroups share the parent's routes.
+    if (
+      (await fullPathTaken(tx, fullPath)) ||
+      (lockedParent && (await projectPathTaken(tx, lockedParent.id, settings.path!)))
+    )
+      throw failed({ path: [TAKEN] });
     // Checked above too (with the other errors); again under the lock, as the root may have changed.
     if (
       lockedParent &&

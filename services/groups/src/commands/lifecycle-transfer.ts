@@ -16,6 +16,7 @@ import {
   TWO_FACTOR_FORBIDDEN_ON_TRANSFER,
 } from "../domain/tree-settings";
 import type { Deps } from "../deps";
+import { projectPathTaken } from "../store/projects";
 import { namespaceSnapshot } from "../events/snapshot";
 import { callerAccess, groupDetail, resolveGroup } from "../finders/groups";
 import { hasDirectOwner, makeDirectOwner, moveSubtree, subtreeHeight } from "../store/lifecycle";
@@ -108,7 +109,12 @@ async function ensureAllowed(
   if (parent && parent.id === group.parent_id) throw failed("sameParent");
   if (!mayCreateHere) throw failed("permissions");
   const newFullPath = parent ? `${parent.full_path}/${group.path}` : group.path;
-  if (await fullPathTaken(tx, newFullPath, group.id)) throw failed("samePath");
+  // A project of the new parent holds its path as well (projects and subgroups share routes).
+  if (
+    (await fullPathTaken(tx, newFullPath, group.id)) ||
+    (parent && (await projectPathTaken(tx, parent.id, group.path)))
+  )
+    throw failed("samePath");
   if (parent && parent.traversal_ids.includes(group.id)) throw failed("intoSubgroup");
   const depth = (parent?.traversal_ids.length ?? 0) + 1 + (await subtreeHeight(tx, group.traversal_ids));
   // As POST /groups allows: no traversal longer than MAX_NESTING, the deepest descendant included.

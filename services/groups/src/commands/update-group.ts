@@ -28,6 +28,7 @@ import {
 } from "../domain/tree-settings";
 import type { Deps } from "../deps";
 import { namespaceSnapshot } from "../events/snapshot";
+import { highestProjectVisibility, projectPathTaken } from "../store/projects";
 import { callerAccess, groupDetail, resolveGroup } from "../finders/groups";
 import { putAvatar, removeAvatar } from "../store/avatars";
 import {
@@ -165,12 +166,18 @@ async function validated(
       parent?.visibility_level,
       await highestChildVisibility(tx, group.id),
       errors,
+      await highestProjectVisibility(tx, group.id),
     );
   if (parent) await subgroupTwoFactorErrors(tx, settings, group, errors);
   const avatar = avatarChange(upload, errors);
   if (given.path !== undefined && !errors.path) {
     const fullPath = parent ? `${parent.full_path}/${given.path}` : given.path;
-    if (await fullPathTaken(tx, fullPath, group.id)) addFieldError(errors, "path", TAKEN);
+    // Projects and subgroups share the parent's routes.
+    if (
+      (await fullPathTaken(tx, fullPath, group.id)) ||
+      (parent && (await projectPathTaken(tx, parent.id, given.path)))
+    )
+      addFieldError(errors, "path", TAKEN);
   }
   if (Object.keys(errors).length) throw invalid(errors satisfies FieldErrors);
   const { changed, columns } = changedSettings(group as unknown as Record<string, unknown>, settings);

@@ -32,16 +32,22 @@ export function applicableAttributes(
   return { attributes: out, forbidden: minutes && ctx.tier.premiumGroupFields && !ctx.admin };
 }
 
-/** Visibility against the parent (not above it) and the direct subgroups (not below any of them). */
+/**
+ * Visibility against the parent (not above it), the projects directly in the group and the direct
+ * subgroups (not below any of them), in GitLab's order of validations.
+ */
 export function visibilityErrors(
   level: number,
   parentLevel: number | undefined,
   highestChild: number | undefined,
   errors: FieldErrors = {},
+  highestProject?: number,
 ): FieldErrors {
   const add = (m: string) => (errors.visibility_level ??= []).push(m);
   if (parentLevel !== undefined && level > parentLevel)
     add(`${nameOf(level)} is not allowed since the parent group has a ${nameOf(parentLevel)} visibility.`);
+  if (highestProject !== undefined && level < highestProject)
+    add(`${nameOf(level)} is not allowed since this group contains projects with higher visibility.`);
   if (highestChild !== undefined && level < highestChild)
     add(`${nameOf(level)} is not allowed since there are sub-groups with higher visibility.`);
   return errors;

@@ -5,6 +5,7 @@ import { searchTerms } from "../domain/group-search";
 import { decodeCursor, encodeCursor, listOrder, ORDER_BYS, type ListOrder } from "../domain/list-order";
 import { isVisibilityName, levelOf, lowestVisibleLevel, type Viewer } from "../domain/visibility";
 import type { Deps } from "../deps";
+import { statisticsOf } from "../store/projects";
 import {
   countGroupRows,
   customAttributesOf,
@@ -161,10 +162,17 @@ async function present(deps: Deps, req: Request, viewer: Viewer, rows: ListedGro
           rows.map((r) => r.id),
         )
       : undefined;
+  const statistics =
+    viewer.admin && req.statistics && rows.length
+      ? await statisticsOf(
+          deps.pool,
+          rows.map((r) => Number(r.id)),
+        )
+      : undefined;
   return rows.map((row) => ({
     ...toGroup(deps, row),
     customAttributes: attributes?.get(Number(row.id)) ?? [],
-    // Sizes come from projects, which report them later; until then every group weighs nothing.
-    statistics: viewer.admin && req.statistics ? groups.GroupStatistics.fromPartial({}) : undefined,
+    // Sums of the sizes projects report by events (store/projects.ts).
+    statistics: statistics && (statistics.get(Number(row.id)) ?? groups.GroupStatistics.fromPartial({})),
   }));
 }

@@ -5,7 +5,7 @@ import { checkedAttributes, takenErrors, visibilityErrors } from "../domain/proj
 import { pathFromName } from "../domain/project-rules";
 import { isVisibilityName, levelOf } from "../domain/visibility";
 import type { Deps } from "../deps";
-import { projectSnapshot } from "../events/snapshot";
+import { emptyStatistics, projectSnapshot } from "../events/snapshot";
 import { projectDetail } from "../finders/projects";
 import { namespaceAccessOf } from "../store/access";
 import {
@@ -97,6 +97,12 @@ export async function createProject(
       });
     const row = (await findProjectById(tx, created))!;
     await recordEvent(tx, PROJECTS_EVENTS.projectCreated, { project: projectSnapshot(row) }, actor);
+    await recordEvent(
+      tx,
+      PROJECTS_EVENTS.projectStatisticsUpdated,
+      { statistics: emptyStatistics(row) },
+      actor,
+    );
     return created;
   });
   const row = (await findProjectById(deps.pool, id))!;
@@ -124,7 +130,7 @@ function usableHint(hint: namespaces.NamespaceHint | undefined, namespaceId: num
  * personal namespace, made by the groups service right after auth created the user, is awaited a
  * little (CANOPY_PROJECTS_COPY_WAIT_MS).
  */
-async function namespaceCopy(
+export async function namespaceCopy(
   deps: Deps,
   namespaceId: number,
   userId: number,

@@ -25,6 +25,8 @@ export interface ListOrder {
   tag: string;
   column: Column;
   desc: boolean;
+  /** The id tie-breaker's direction when it differs from the key's (similarity without search). */
+  tieDesc?: boolean;
 }
 
 export function listOrder(orderBy: string, sort: string): ListOrder {

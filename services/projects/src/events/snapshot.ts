@@ -1,4 +1,4 @@
-import type { projectEvents } from "@canopy/protos";
+import type { groupProjectEvents, projectEvents } from "@canopy/protos";
 import type { ProjectRow } from "../store/projects";
 
 /** A project as other contexts copy it (the payload of every projects event). */
@@ -14,4 +14,22 @@ export const projectSnapshot = (row: ProjectRow): projectEvents.ProjectSnapshot 
   archived: row.archived,
   creatorId: row.creator_id,
   markedForDeletionOn: row.marked_for_deletion_on ?? "",
+});
+
+/**
+ * A project's storage figures as the groups service sums them. Canopy hosts no repositories, wikis,
+ * artifacts or packages: every size is 0, reported once when the project is created.
+ */
+export const emptyStatistics = (row: ProjectRow): groupProjectEvents.ProjectStatistics => ({
+  projectId: row.id,
+  namespaceId: row.namespace_id,
+  storageSize: 0,
+  repositorySize: 0,
+  wikiSize: 0,
+  lfsObjectsSize: 0,
+  jobArtifactsSize: 0,
+  packagesSize: 0,
+  snippetsSize: 0,
+  pipelineArtifactsSize: 0,
+  uploadsSize: 0,
 });

@@ -1,5 +1,5 @@
 import { badParameter, notFound, pageInfo, pageWindow } from "@canopy/kit";
-import type { projects } from "@canopy/protos";
+import type { common, projects } from "@canopy/protos";
 import { ACCESS_LEVELS } from "../domain/access";
 import { decodeCursor, encodeCursor, isNumericColumn, listOrder } from "../domain/list-order";
 import { searchTerms } from "../domain/search";
@@ -43,11 +43,21 @@ export async function listProjectsFinder(
       ? Object.entries(req.customAttributes).map(([key, value]) => ({ key, value }))
       : undefined,
   };
-  const withAttributes = viewer.admin && req.withCustomAttributes;
-  const window = pageWindow(req.page);
-  if (req.page?.keyset) {
-    const after = req.page.cursor ? decodeCursor(order, req.page.cursor) : undefined;
-    if (req.page.cursor && !after) throw badParameter("cursor is invalid");
+  return pageOfProjects(deps, query, req.page, viewer.admin && req.withCustomAttributes);
+}
+
+/** One page of a project list: keyset after `page.cursor`, or offset with its (capped) count. */
+export async function pageOfProjects(
+  deps: Deps,
+  query: ProjectListQuery,
+  pageRequest: common.PageRequest | undefined,
+  withAttributes = false,
+): Promise<projects.ListProjectsResponse> {
+  const order = query.order;
+  const window = pageWindow(pageRequest);
+  if (pageRequest?.keyset) {
+    const after = pageRequest.cursor ? decodeCursor(order, pageRequest.cursor) : undefined;
+    if (pageRequest.cursor && !after) throw badParameter("cursor is invalid");
     const rows = await listProjects(deps.pool, query, { limit: window.perPage + 1, offset: 0, after });
     const page = rows.slice(0, window.perPage);
     const last = page.at(-1);
@@ -84,7 +94,7 @@ export async function withCustomAttributes(
   return list.map((p) => ({ ...p, customAttributes: { values: byProject.get(p.id) ?? {} } }));
 }
 
-const view = (row: Awaited<ReturnType<typeof listProjects>>[number]) =>
+export const view = (row: Awaited<ReturnType<typeof listProjects>>[number]) =>
   toProject(row, {
     access_level: row.caller_access,
     project_access_level: 0,

@@ -2,6 +2,7 @@ import { containsPattern, countCapped, Where, type Queryable } from "@canopy/kit
 import { isTimeColumn, type ListOrder } from "../domain/list-order";
 import type { SearchTerms } from "../domain/search";
 import { authorizationCtes } from "./access";
+import { addGroupScope, type GroupScope } from "./group-scope";
 import { PROJECT_COLUMNS, PROJECT_JOINS, type ProjectRow } from "./projects";
 
 /**
@@ -28,6 +29,13 @@ export interface ProjectListQuery {
   order: ListOrder;
   /** `custom_attributes[key]=value` (administrators only): every pair must match. */
   customAttributes?: { key: string; value: string }[];
+  /** GET /groups/:id/projects and /projects/shared (store/group-scope.ts). */
+  group?: GroupScope;
+  /**
+   * order_by=similarity with a search (GitLab's sorted_by_similarity_desc): score desc, id desc.
+   * `trigram` is pg_trgm's similarity() when installed, else the documented approximation.
+   */
+  similarity?: { query: string; trigram: string | undefined };
 }
 
 export type ListedProject = ProjectRow & {
@@ -55,6 +63,7 @@ function build(q: ProjectListQuery) {
     `NOT EXISTS (SELECT 1 FROM namespaces m WHERE m.marked_for_deletion_on IS NOT NULL AND m.id = ANY(p.traversal_ids))`,
   );
   if (q.namespaceId !== undefined) w.and(`p.namespace_id = ${w.param(q.namespaceId)}`);
+  if (q.group) addGroupScope(w, q.group, { signedIn, admin: q.admin });
   if (q.owned)
     w.and(signedIn ? `ap.access_level >= 50 OR (n.kind = 'user' AND n.owner_id = ${user()})` : "false");
   if (q.membership) w.and(signedIn ? "ap.project_id IS NOT NULL" : "false");
@@ -86,6 +95,21 @@ function build(q: ProjectListQuery) {
 }
 
 const keyExpr = (order: ListOrder) => `p.${order.column}`;
+
+/**
+ * GitLab's similarity score of projects: similarity() of the search with path ×1, name ×0.7 and
+ * description ×0.2. Without pg_trgm, the same shape approximated: a column containing the query
+ * scores the query's share of its length (1.0 for an exact match), others 0.
+ */
+function scoreSql(w: Where, s: NonNullable<ProjectListQuery["similarity"]>): string {
+  const q = w.param(s.query);
+  const one = (col: string) =>
+    s.trigram
+      ? `${s.trigram}(COALESCE(${col}, ''), ${q}::text)::float8`
+      : `(CASE WHEN strpos(lower(COALESCE(${col}, '')), lower(${q}::text)) > 0
+           THEN length(${q}::text)::float8 / greatest(length(${col}), 1) ELSE 0 END)::float8`;
+  return `(${one("p.path")} + ${one("p.name")} * 0.7::float8 + ${one("p.description")} * 0.2::float8)`;
+}
 const keyType = (order: ListOrder) =>
   isTimeColumn(order.column)
     ? "timestamptz"
@@ -101,6 +125,10 @@ export async function listProjects(
 ): Promise<ListedProject[]> {
   const { w, ctes, accessJoin, user } = build(q);
   const dir = q.order.desc ? "DESC" : "ASC";
+  const tieDir = (q.order.tieDesc ?? q.order.desc) ? "DESC" : "ASC";
+  const orderBy = q.similarity
+    ? `${scoreSql(w, q.similarity)} DESC, p.id DESC`
+    : `${keyExpr(q.order)} ${dir}, p.id ${tieDir}`;
   if (window.after) {
     const cmp = q.order.desc ? "<" : ">";
     w.and(
@@ -116,7 +144,7 @@ export async function listProjects(
             ${signedIn ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})` : "false"} AS caller_starred
        FROM projects p ${PROJECT_JOINS} ${accessJoin}
        ${w.sql}
-      ORDER BY ${keyExpr(q.order)} ${dir}, p.id ${dir}
+      ORDER BY ${orderBy}
       LIMIT ${w.param(window.limit)} OFFSET ${w.param(window.after ? 0 : window.offset)}`,
     w.params,
   );

@@ -1,0 +1,110 @@
+import { badParameter, type Pool } from "@canopy/kit";
+import type { groupProjects, projects } from "@canopy/protos";
+import { ACCESS_LEVELS } from "../domain/access";
+import { listOrder, type ListOrder } from "../domain/list-order";
+import { searchTerms } from "../domain/search";
+import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
+import type { Deps } from "../deps";
+import type { GroupScope } from "../store/group-scope";
+import { listProjects, type ProjectListQuery } from "../store/project-lists";
+import { similarityFunction } from "../store/similarity";
+import { pageOfProjects, view } from "./project-lists";
+import { viewerOf } from "./projects";
+
+/**
+ * GET /groups/:id/projects and /groups/:id/projects/shared (GitLab's GroupProjectsFinder and the
+ * filters lib/api/groups.rb adds), and the projects of the group detail. The gateway has resolved
+ * the group through the groups service (404 when the caller cannot see it); a group whose copy has
+ * not reached this service yet holds no projects here either.
+ */
+export async function listGroupProjects(
+  deps: Deps,
+  req: groupProjects.ListGroupProjectsRequest,
+): Promise<projects.ListProjectsResponse> {
+  const viewer = viewerOf(req.actor);
+  if (req.minAccessLevel && !(ACCESS_LEVELS as readonly number[]).includes(req.minAccessLevel))
+    throw badParameter("min_access_level does not have a valid value");
+  const search = req.search.trim();
+  const similar = req.orderBy === "similarity";
+  const query: ProjectListQuery = {
+    userId: viewer.userId,
+    admin: viewer.admin,
+    lowest: lowestVisibleLevel(viewer),
+    search: searchTerms(req.search),
+    owned: req.owned,
+    membership: false,
+    starred: req.starred,
+    visibility: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
+    archived: req.archived,
+    minAccessLevel: req.minAccessLevel,
+    order: similar ? similarityOrder(req.sort) : listOrder(req.orderBy, req.sort),
+    similarity: similar && search ? { query: search, trigram: await trigramOf(deps.pool) } : undefined,
+    group: {
+      groupId: req.groupId,
+      sharedOnly: req.sharedOnly,
+      withShared: req.withShared,
+      includeSubgroups: req.includeSubgroups,
+      withIssuesEnabled: req.withIssuesEnabled,
+      withMergeRequestsEnabled: req.withMergeRequestsEnabled,
+      topics: req.topics.map((t) => t.trim()).filter(Boolean),
+      none: req.withSecurityReports,
+    },
+  };
+  if (similar && req.page?.keyset)
+    throw badParameter("Keyset pagination is not yet available for this type of request");
+  return pageOfProjects(deps, query, req.page);
+}
+
+/** order_by=similarity without a search: by name ascending, the id in the sort's direction. */
+const similarityOrder = (sort: string): ListOrder => ({
+  tag: `similarity:${sort === "asc" ? "asc" : "desc"}`,
+  column: "name",
+  desc: false,
+  tieDesc: sort !== "asc",
+});
+
+/** At most this many projects and shared projects in the group detail (GitLab 12.6+). */
+export const DETAIL_PROJECTS_LIMIT = 100;
+
+/** The group detail's `projects` (directly in the group) and `shared_projects`, newest first. */
+export async function groupDetailProjects(
+  deps: Deps,
+  req: groupProjects.GroupDetailProjectsRequest,
+): Promise<groupProjects.GroupDetailProjectsResponse> {
+  const viewer = viewerOf(req.actor);
+  const base = (scope: Partial<GroupScope>): ProjectListQuery => ({
+    userId: viewer.userId,
+    admin: viewer.admin,
+    lowest: lowestVisibleLevel(viewer),
+    owned: false,
+    membership: false,
+    starred: false,
+    minAccessLevel: 0,
+    order: listOrder("id", "desc"),
+    group: {
+      groupId: req.groupId,
+      sharedOnly: false,
+      withShared: false,
+      includeSubgroups: false,
+      withIssuesEnabled: false,
+      withMergeRequestsEnabled: false,
+      topics: [],
+      none: false,
+      ...scope,
+    },
+  });
+  const window = { limit: DETAIL_PROJECTS_LIMIT, offset: 0 };
+  const [own, shared] = await Promise.all([
+    listProjects(deps.pool, base({}), window),
+    listProjects(deps.pool, base({ sharedOnly: true }), window),
+  ]);
+  return { projects: own.map(view), sharedProjects: shared.map(view) };
+}
+
+const trigramFunctions = new WeakMap<Pool, Promise<string | undefined>>();
+/** pg_trgm's similarity(), looked up once per pool (the extension does not come and go). */
+const trigramOf = (pool: Pool) => {
+  let found = trigramFunctions.get(pool);
+  if (!found) trigramFunctions.set(pool, (found = similarityFunction(pool)));
+  return found;
+};
