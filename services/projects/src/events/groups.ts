@@ -1,5 +1,6 @@
 import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
 import { GROUPS_EVENTS, type events } from "@canopy/protos";
+import { copiesChanged } from "./copies-changed";
 import { removeProjectsOf } from "../commands/remove-projects";
 import type { Deps } from "../deps";
 import {
@@ -31,10 +32,16 @@ import {
 export const groupsConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "projects-groups",
   subjects: ["canopy.groups.>"],
-  handle: (event, tx) => applyGroupsEvent(deps, event, tx),
+  handle: async (event, tx) => {
+    if ((await applyGroupsEvent(deps, event, tx)) !== "unused") await copiesChanged(tx, event);
+  },
 });
 
-export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: PoolClient): Promise<void> {
+export async function applyGroupsEvent(
+  deps: Deps,
+  event: events.Event,
+  tx: PoolClient,
+): Promise<void | "unused"> {
   const created = payloadOf(event, GROUPS_EVENTS.groupCreated);
   if (created?.group) {
     await upsertNamespace(tx, created.group);
@@ -85,4 +92,5 @@ export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: Pool
   const unshared = payloadOf(event, GROUPS_EVENTS.groupUnshared);
   if (unshared) return deleteGroupLink(tx, unshared.sharedGroupId, unshared.sharedWithGroupId);
   deps.log.debug({ type: event.type }, "groups event not used by projects");
+  return "unused";
 }
