@@ -11,6 +11,9 @@
 -- attributes); scope u > 0 is user u's own memberships (group and project), stars and state.
 -- Rows are never deleted: a generation going back to a value an old entry holds would revive it.
 --
+-- The functions keep the schema they were made in (SET search_path FROM CURRENT): a write made
+-- under another search_path (an administrator's session, another service's pool) still finds them.
+--
 -- Lock order: every transaction takes scope 0 before any user's scope (bump_list_count_generations
 -- sorts the scopes of one call; the scope-0 triggers on inserts and deletes fire BEFORE the
 -- statement, so that a deletion's cascades onto members and stars, which bump users, come after).
@@ -33,13 +36,13 @@ CREATE UNLOGGED TABLE list_counts (
   count int NOT NULL
 );
 
-CREATE FUNCTION bump_list_count_generations(scopes bigint[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION bump_list_count_generations(scopes bigint[]) RETURNS void LANGUAGE sql SET search_path FROM CURRENT AS $$
   INSERT INTO list_count_generations AS g (scope, generation)
   SELECT DISTINCT s, 1 FROM unnest(scopes) s ORDER BY s
   ON CONFLICT (scope) DO UPDATE SET generation = g.generation + 1;
 $$;
 
-CREATE FUNCTION list_counts_bump_projects() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_bump_projects() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM bump_list_count_generations(ARRAY[0::bigint]);
   RETURN NULL;
@@ -60,7 +63,7 @@ CREATE TRIGGER list_counts_custom_attributes_written BEFORE INSERT OR UPDATE OR 
 
 -- A project changed in what a list filters on (star_count, updated_at, last_activity_at and the
 -- settings move no count; its order is not part of a count).
-CREATE FUNCTION list_counts_projects_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_projects_updated() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
    WHERE (o.namespace_id, o.traversal_ids, o.visibility_level, o.archived, o.name, o.path, o.description,
@@ -81,7 +84,7 @@ CREATE TRIGGER list_counts_projects_updated AFTER UPDATE ON projects
 
 -- A namespace copy changed in what access or a list reads: its place (who owns it, its ancestors),
 -- its mark for deletion (hides its projects), its visibility.
-CREATE FUNCTION list_counts_namespaces_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_namespaces_updated() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM 1 FROM old_rows o JOIN new_rows n ON n.id = o.id
    WHERE (o.kind, o.owner_id, o.parent_id, o.traversal_ids, o.visibility_level, o.marked_for_deletion_on)
@@ -100,19 +103,19 @@ CREATE TRIGGER list_counts_namespaces_updated AFTER UPDATE ON namespaces
 
 -- A membership (of a group or of a project) or a star added, changed or removed moves only its
 -- user's lists (who reaches what through a share is decided by the user's own memberships too).
-CREATE FUNCTION list_counts_user_rows_inserted() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_user_rows_inserted() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM bump_list_count_generations(ARRAY(SELECT user_id FROM new_rows));
   RETURN NULL;
 END $$;
-CREATE FUNCTION list_counts_user_rows_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_user_rows_deleted() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM bump_list_count_generations(ARRAY(SELECT user_id FROM old_rows));
   RETURN NULL;
 END $$;
 -- Memberships: a change of level or expiry (who added it and when move nothing). The rows that
 -- differ in what counts, on either side, name the users whose lists moved.
-CREATE FUNCTION list_counts_group_members_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_group_members_updated() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM bump_list_count_generations(ARRAY(
     SELECT user_id FROM (
@@ -123,7 +126,7 @@ BEGIN
        EXCEPT SELECT user_id, namespace_id, access_level, expires_at FROM old_rows)) changed));
   RETURN NULL;
 END $$;
-CREATE FUNCTION list_counts_project_members_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_project_members_updated() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM bump_list_count_generations(ARRAY(
     SELECT user_id FROM (
@@ -158,7 +161,7 @@ CREATE TRIGGER list_counts_stars_deleted AFTER DELETE ON stars
   REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION list_counts_user_rows_deleted();
 
 -- A blocked (or unblocked) user's memberships stop (or start) counting.
-CREATE FUNCTION list_counts_users_updated() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_users_updated() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM bump_list_count_generations(ARRAY(
     SELECT n.id FROM old_rows o JOIN new_rows n ON n.id = o.id WHERE o.state IS DISTINCT FROM n.state));
@@ -168,7 +171,7 @@ END $$;
 CREATE TRIGGER list_counts_users_updated AFTER UPDATE ON users
   REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
   FOR EACH STATEMENT EXECUTE FUNCTION list_counts_users_updated();
-CREATE FUNCTION list_counts_users_inserted_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+CREATE FUNCTION list_counts_users_inserted_rows() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
   PERFORM bump_list_count_generations(ARRAY(SELECT id FROM new_rows WHERE state <> 'active'));
   RETURN NULL;
