@@ -68,7 +68,9 @@ it("drops answers on a projects event for a change made without a request", asyn
   const created = await stack.gw.post("/api/v4/projects", { token: secret, json: { name: unique("e") } });
   const id = (created.body as Project).id;
   expect((await projectOf(second, secret, id)).description).toBeNull();
-  const root = await stack.authService.client(auth.AuthServiceService).authenticate({ token: stack.rootToken });
+  const root = await stack.authService
+    .client(auth.AuthServiceService)
+    .authenticate({ token: stack.rootToken });
   // The service called directly, as its own schedulers and consumers change things: only its event tells.
   await stack.projectsService.client(projects.ProjectsServiceService).updateProject(
     projects.UpdateProjectRequest.fromPartial({

@@ -32,7 +32,9 @@ const projectsIn = async (groupId: number, tag: string, visibility: string, n: n
 
 /** The number of kept counts of a user's lists. */
 const keptFor = async (who: TestUser) =>
-  Number((await h.db.query("SELECT count(*) FROM list_counts WHERE user_id = $1", [who.user.id])).rows[0].count);
+  Number(
+    (await h.db.query("SELECT count(*) FROM list_counts WHERE user_id = $1", [who.user.id])).rows[0].count,
+  );
 
 it("keeps a count: a change made behind the triggers' back is not counted until a real change", async () => {
   const tag = unique("kc");
@@ -67,7 +69,11 @@ it("drops a count when a project is made, made private, archived or removed", as
   expect(await totalOf(viewer, tag, { archived: false })).toBe(2);
   const [third] = await projectsIn(group.id, tag, "public", 1);
   expect(await totalOf(viewer, tag)).toBe(3);
-  await h.rpc.updateProject({ actor: owner.actor, project: { id: third! }, attributes: { visibility: "private" } });
+  await h.rpc.updateProject({
+    actor: owner.actor,
+    project: { id: third! },
+    attributes: { visibility: "private" },
+  });
   expect(await totalOf(viewer, tag)).toBe(2);
   await h.rpc.archiveProject({ actor: owner.actor, project: { id: second! } });
   expect(await totalOf(viewer, tag, { archived: false })).toBe(1);
@@ -113,10 +119,10 @@ it("drops a count when the caller's group membership, a group share or a project
     [closed.id],
   );
   expect(await totalOf(viewer, tag)).toBe(2);
-  await h.db.query("INSERT INTO project_group_links (project_id, group_id, group_access) VALUES ($1, $2, 20)", [
-    privateOne,
-    team.id,
-  ]);
+  await h.db.query(
+    "INSERT INTO project_group_links (project_id, group_id, group_access) VALUES ($1, $2, 20)",
+    [privateOne, team.id],
+  );
   expect(await totalOf(viewer, tag)).toBe(3);
   await h.db.query("DELETE FROM project_group_links WHERE project_id = $1", [privateOne]);
   expect(await totalOf(viewer, tag)).toBe(2);
@@ -126,7 +132,9 @@ it("drops a count when the caller's group membership, a group share or a project
     viewer.user.id,
   ]);
   expect(await totalOf(viewer, tag)).toBe(3);
-  await h.db.query("UPDATE project_members SET expires_at = '2000-01-01' WHERE user_id = $1", [viewer.user.id]);
+  await h.db.query("UPDATE project_members SET expires_at = '2000-01-01' WHERE user_id = $1", [
+    viewer.user.id,
+  ]);
   expect(await totalOf(viewer, tag)).toBe(2);
 });
 
