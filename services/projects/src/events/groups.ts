@@ -41,14 +41,15 @@ export async function applyGroupsEvent(
   deps: Deps,
   event: events.Event,
   tx: PoolClient,
-): Promise<void | "unused"> {
+): Promise<void | "unused"> /* "unused": no project answer changed */ {
   const created = payloadOf(event, GROUPS_EVENTS.groupCreated);
   if (created?.group) {
     await upsertNamespace(tx, created.group);
     // The creator is the group's Owner from its first moment (their MemberAdded follows): with both
     // in one transaction, a project created right after the group never meets a half copy.
     if (created.creatorId) await insertCreatorMember(tx, created.group.id, created.creatorId);
-    return;
+    // A new group holds no project and is shown in none: no project answer changed.
+    return "unused";
   }
   const changed =
     payloadOf(event, GROUPS_EVENTS.groupUpdated)?.group ??
@@ -82,7 +83,7 @@ export async function applyGroupsEvent(
     payloadOf(event, GROUPS_EVENTS.memberAdded)?.member ??
     payloadOf(event, GROUPS_EVENTS.memberUpdated)?.member ??
     payloadOf(event, GROUPS_EVENTS.membershipRepublished)?.member;
-  if (member) return upsertGroupMember(tx, member);
+  if (member) return (await upsertGroupMember(tx, member)) === "unchanged" ? "unused" : undefined;
   const gone = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
   if (gone) return deleteGroupMember(tx, gone.groupId, gone.userId);
   const shared =
