@@ -16,6 +16,9 @@ import { createClients } from "./grpc/clients";
 import { AnswerCache } from "./http/answer-cache";
 import { rateLimits } from "./middleware/rate-limit";
 
+/** The events that may change an answer the answer cache keeps (http/answer-cache.ts). */
+const ANSWER_CHANGE_SUBJECTS = ["canopy.groups.>", "canopy.projects.>"];
+
 /** Drops cached authentications when the auth service says a token or user changed. */
 async function dropStaleAnswers(cache: AuthenticationCache, event: events.Event) {
   const revoked = payloadOf(event, AUTH_EVENTS.tokenRevoked);
@@ -49,23 +52,14 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
     ttlMs: config.CANOPY_ANSWER_CACHE_SECONDS * 1000,
   });
-  // Group changes made without a request through a gateway (schedulers, a user deleted in auth).
-  const groupChanges = await startBroadcastConsumer({
-    nc,
-    stream,
-    log,
-    subjects: ["canopy.groups.>"],
-    handle: () => answers.invalidate(),
-  });
-  // Project changes too: group answers hold projects, and cascades and timers change them. One
-  // consumer per subject (an ordered consumer with several filter subjects never started here).
-  const projectChanges = await startBroadcastConsumer({
-    nc,
-    stream,
-    log,
-    subjects: ["canopy.projects.>"],
-    handle: () => answers.invalidate(),
-  });
+  // Changes made without a request through a gateway that kept answers show: groups' (schedulers, a
+  // user deleted in auth) and projects' (cascades, timers, copies of groups and users changed). One
+  // consumer per subject: nats-server 2.9 (Debian 12's) filters a consumer on one subject only.
+  const answerChanges = await Promise.all(
+    ANSWER_CHANGE_SUBJECTS.map((subject) =>
+      startBroadcastConsumer({ nc, stream, log, subjects: [subject], handle: () => answers.invalidate() }),
+    ),
+  );
   const invalidations = await startBroadcastConsumer({
     nc,
     stream,
@@ -125,8 +119,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
         server.closeIdleConnections();
       });
       await invalidations.stop();
-      await groupChanges.stop();
-      await projectChanges.stop();
+      for (const consumer of answerChanges) await consumer.stop();
       await nc.drain();
       await redis.quit();
       clients.close();

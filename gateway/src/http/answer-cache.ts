@@ -11,13 +11,16 @@ export interface CachedAnswer {
 }
 
 /**
- * Rendered answers of the group reads (lists and details), per caller and request, kept in this
- * process and valid only under the current *generation*: a counter in Redis, shared by every gateway.
+ * Rendered answers of the group and project reads (lists and details), per caller and request, kept
+ * in this process and valid only under the current *generation*: a counter in Redis, shared by every
+ * gateway.
  *
  * - Any write through any gateway bumps it before its answer leaves, so a client reads its own writes
  *   on every gateway, however its requests are spread.
  * - Changes made without a request (the deletion scheduler, a user deleted in auth) bump it when
- *   their event reaches a gateway (server.ts); such answers may lag that event by milliseconds.
+ *   their event reaches a gateway (server.ts); such answers may lag that event by milliseconds. The
+ *   projects service copies groups and users from events: it says when a copy changed
+ *   (ProjectCopiesChanged, once the change is readable there), which bumps it again.
  * - The UTC date is part of the key: memberships and shares expire at midnight without any write.
  * - When Redis cannot say the generation, nothing is served from or kept in the cache.
  */

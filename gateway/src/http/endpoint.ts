@@ -51,7 +51,7 @@ export interface Endpoint<S extends z.ZodRawShape = z.ZodRawShape> {
   handler: (call: Call<S>) => Promise<void> | void;
   /**
    * A read whose 200 answers may be kept per caller and request (http/answer-cache.ts): only reads
-   * whose answer changes with writes the answer cache hears of (the groups context's).
+   * whose answer changes with writes the answer cache hears of (the groups and projects contexts').
    */
   cacheAnswers?: true;
 }

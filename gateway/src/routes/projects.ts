@@ -210,6 +210,7 @@ export const projectEndpoints = [
     access: "anonymous",
     params: listParams,
     handler: listProjects,
+    cacheAnswers: true,
   }),
   endpoint({
     method: "POST",
@@ -229,6 +230,7 @@ export const projectEndpoints = [
     access: "anonymous",
     params: showParams,
     handler: showProject,
+    cacheAnswers: true,
   }),
   endpoint({
     method: "PUT",
@@ -278,5 +280,6 @@ export const projectEndpoints = [
     access: "anonymous",
     params: userListParams,
     handler: listUserProjects,
+    cacheAnswers: true,
   }),
 ];

@@ -1,3 +1,4 @@
+import * as copies from "../gen/canopy/projects/v1/copies";
 import * as events from "../gen/canopy/projects/v1/events";
 import * as groupProjectEvents from "../gen/canopy/projects/v1/group_project_events";
 
@@ -23,6 +24,8 @@ export const PROJECTS_EVENTS = {
     events.ProjectMarkedForDeletion,
   ),
   projectRemoved: kind("project.removed", "ProjectRemoved", events.ProjectRemoved),
+  /** Internal: the copies of other contexts' data changed (answer caches drop what they kept). */
+  copiesChanged: kind("copies.changed", "ProjectCopiesChanged", copies.ProjectCopiesChanged),
   projectStarred: kind("project.starred", "ProjectStarred", events.ProjectStarred),
   projectUnstarred: kind("project.unstarred", "ProjectUnstarred", events.ProjectUnstarred),
   memberAdded: kind("member.added", "ProjectMemberAdded", events.ProjectMemberAdded),

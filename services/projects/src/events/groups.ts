@@ -1,5 +1,6 @@
 import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
 import { GROUPS_EVENTS, type events } from "@canopy/protos";
+import { copiesChanged } from "./copies-changed";
 import { removeProjectsOf } from "../commands/remove-projects";
 import type { Deps } from "../deps";
 import {
@@ -31,17 +32,24 @@ import {
 export const groupsConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "projects-groups",
   subjects: ["canopy.groups.>"],
-  handle: (event, tx) => applyGroupsEvent(deps, event, tx),
+  handle: async (event, tx) => {
+    if ((await applyGroupsEvent(deps, event, tx)) !== "unused") await copiesChanged(tx, event);
+  },
 });
 
-export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: PoolClient): Promise<void> {
+export async function applyGroupsEvent(
+  deps: Deps,
+  event: events.Event,
+  tx: PoolClient,
+): Promise<void | "unused"> /* "unused": no project answer changed */ {
   const created = payloadOf(event, GROUPS_EVENTS.groupCreated);
   if (created?.group) {
     await upsertNamespace(tx, created.group);
     // The creator is the group's Owner from its first moment (their MemberAdded follows): with both
     // in one transaction, a project created right after the group never meets a half copy.
     if (created.creatorId) await insertCreatorMember(tx, created.group.id, created.creatorId);
-    return;
+    // A new group holds no project and is shown in none: no project answer changed.
+    return "unused";
   }
   const changed =
     payloadOf(event, GROUPS_EVENTS.groupUpdated)?.group ??
@@ -75,7 +83,7 @@ export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: Pool
     payloadOf(event, GROUPS_EVENTS.memberAdded)?.member ??
     payloadOf(event, GROUPS_EVENTS.memberUpdated)?.member ??
     payloadOf(event, GROUPS_EVENTS.membershipRepublished)?.member;
-  if (member) return upsertGroupMember(tx, member);
+  if (member) return (await upsertGroupMember(tx, member)) === "unchanged" ? "unused" : undefined;
   const gone = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
   if (gone) return deleteGroupMember(tx, gone.groupId, gone.userId);
   const shared =
@@ -85,4 +93,5 @@ export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: Pool
   const unshared = payloadOf(event, GROUPS_EVENTS.groupUnshared);
   if (unshared) return deleteGroupLink(tx, unshared.sharedGroupId, unshared.sharedWithGroupId);
   deps.log.debug({ type: event.type }, "groups event not used by projects");
+  return "unused";
 }

@@ -1,6 +1,7 @@
 import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
 import { AUTH_EVENTS, type events } from "@canopy/protos";
 import type { Deps } from "../deps";
+import { copiesChanged } from "./copies-changed";
 import { deleteUser, setUserState, upsertUser, userRowOf } from "../store/users";
 
 /**
@@ -11,10 +12,16 @@ import { deleteUser, setUserState, upsertUser, userRowOf } from "../store/users"
 export const usersConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "projects-users",
   subjects: ["canopy.auth.user.>"],
-  handle: (event, tx) => applyUserEvent(deps, event, tx),
+  handle: async (event, tx) => {
+    if ((await applyUserEvent(deps, event, tx)) !== "unused") await copiesChanged(tx, event);
+  },
 });
 
-export async function applyUserEvent(deps: Deps, event: events.Event, tx: PoolClient): Promise<void> {
+export async function applyUserEvent(
+  deps: Deps,
+  event: events.Event,
+  tx: PoolClient,
+): Promise<void | "unused"> {
   const snapshot = payloadOf(event, AUTH_EVENTS.userCreated) ?? payloadOf(event, AUTH_EVENTS.userUpdated);
   if (snapshot) {
     // Events from before snapshots existed carry the username only.
@@ -38,4 +45,5 @@ export async function applyUserEvent(deps: Deps, event: events.Event, tx: PoolCl
   const deleted = payloadOf(event, AUTH_EVENTS.userDeleted);
   if (deleted) return deleteUser(tx, deleted.userId);
   deps.log.debug({ type: event.type }, "user event not used by projects");
+  return "unused";
 }

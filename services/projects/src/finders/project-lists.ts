@@ -70,10 +70,12 @@ export async function pageOfProjects(
       page: { page: 1, perPage: window.perPage, total: 0, totalCapped: true, nextCursor },
     };
   }
-  const [rows, counted] = await Promise.all([
-    listProjects(deps.pool, query, { limit: window.limit, offset: window.offset }),
-    countProjects(deps.pool, query),
-  ]);
+  const rows = await listProjects(deps.pool, query, { ...window, keptCount: true });
+  // A page that is not full tells the total, unless it is empty past the first page.
+  const known = rows.length < window.perPage && (rows.length > 0 || window.offset === 0);
+  const counted = known
+    ? window.offset + rows.length
+    : await countProjects(deps.pool, query, rows[0]?.kept_count);
   return {
     projects: await withCustomAttributes(deps, rows.map(view), withAttributes),
     page: pageInfo(window, counted),

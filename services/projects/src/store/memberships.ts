@@ -3,7 +3,17 @@ import type { groupEvents } from "@canopy/protos";
 
 /** The copies of group memberships and group shares (groups' events; events/groups.ts). */
 
-export async function upsertGroupMember(db: Queryable, m: groupEvents.Membership): Promise<void> {
+/** "unchanged" when the copy already had this level and expiry (the creator's first MemberAdded). */
+export async function upsertGroupMember(
+  db: Queryable,
+  m: groupEvents.Membership,
+): Promise<void | "unchanged"> {
+  const { rows } = await db.query<{ same: boolean }>(
+    `SELECT (access_level, expires_at) IS NOT DISTINCT FROM ($3::smallint, $4::date) AS same
+       FROM group_members WHERE namespace_id = $1 AND user_id = $2`,
+    [m.groupId, m.userId, m.accessLevel, m.expiresAt || null],
+  );
+  const unchanged = rows[0]?.same === true;
   await db.query(
     `INSERT INTO group_members (namespace_id, user_id, access_level, expires_at, created_by_id)
      VALUES ($1, $2, $3, $4, $5)
@@ -12,6 +22,7 @@ export async function upsertGroupMember(db: Queryable, m: groupEvents.Membership
            created_by_id = COALESCE(group_members.created_by_id, EXCLUDED.created_by_id)`,
     [m.groupId, m.userId, m.accessLevel, m.expiresAt || null, m.createdById || null],
   );
+  if (unchanged) return "unchanged";
 }
 
 /** The creator of a group is its Owner from the start (GroupCreated carries them). */
