@@ -208,7 +208,10 @@ describe("the Projects API core over HTTP", () => {
       made[name] = (res.body as Json).id as number;
     }
     const ids = async (query: string) =>
-      ((await stack.gw.get(`/api/v4/projects?search=${tag}&${query}`, { token: owner.secret })).body as Json[])
+      (
+        (await stack.gw.get(`/api/v4/projects?search=${tag}&${query}`, { token: owner.secret }))
+          .body as Json[]
+      )
         .map((x) => x.id)
         .sort((a, b) => Number(a) - Number(b));
     expect(await ids("topic=go")).toEqual([made.both, made.go]);
