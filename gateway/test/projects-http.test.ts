@@ -191,4 +191,36 @@ describe("the Projects API core over HTTP", () => {
       error: "order_by does not have a valid value",
     });
   });
+
+  it("filters by topic: every topic of the comma-separated list, case-insensitively", async () => {
+    const owner = await signedInUser(stack);
+    const tag = unique("tp");
+    const made: Record<string, number> = {};
+    for (const [name, topics] of [
+      ["both", ["Go", "cli"]],
+      ["go", ["go"]],
+      ["none", []],
+    ] as const) {
+      const res = await stack.gw.post("/api/v4/projects", {
+        token: owner.secret,
+        json: { path: `${tag}-${name}`, topics },
+      });
+      made[name] = (res.body as Json).id as number;
+    }
+    const ids = async (query: string) =>
+      (
+        (await stack.gw.get(`/api/v4/projects?search=${tag}&${query}`, { token: owner.secret }))
+          .body as Json[]
+      )
+        .map((x) => x.id)
+        .sort((a, b) => Number(a) - Number(b));
+    expect(await ids("topic=go")).toEqual([made.both, made.go]);
+    expect(await ids("topic=GO,Cli")).toEqual([made.both]);
+    expect(await ids("topic=go,rust")).toEqual([]);
+    expect(await ids("topic=")).toEqual([made.both, made.go, made.none]);
+    const personal = await stack.gw.get(`/api/v4/users/${owner.user.id}/projects?topic=cli`, {
+      token: owner.secret,
+    });
+    expect((personal.body as Json[]).map((x) => x.id)).toEqual([made.both]);
+  });
 });

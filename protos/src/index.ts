@@ -33,6 +33,7 @@ export * as projects from "./gen/canopy/projects/v1/projects";
 export * as projectEvents from "./gen/canopy/projects/v1/events";
 export * as groupProjects from "./gen/canopy/projects/v1/group_projects";
 export * as groupProjectEvents from "./gen/canopy/projects/v1/group_project_events";
+export * as projectBackfillEvents from "./gen/canopy/projects/v1/backfill_events";
 export { PROJECTS_EVENTS, PROJECTS_SUBJECTS } from "./events/projects";
 export {
   PROJECTS_IDEMPOTENT_METHODS,

@@ -147,6 +147,7 @@ const listParams = {
   sort: param.oneOf(["asc", "desc"]).optional(),
   simple: param.boolean().optional(),
   min_access_level: param.integer().optional(),
+  topic: param.string(1_000).optional(),
   statistics: param.boolean().optional(),
   with_custom_attributes: param.boolean().optional(),
 };
@@ -170,6 +171,7 @@ async function answerList(
     orderBy: p.order_by ?? "",
     sort: p.sort ?? "",
     minAccessLevel: p.min_access_level ?? 0,
+    topics: (p.topic ?? "").split(","),
     withCustomAttributes: Boolean(p.with_custom_attributes),
     customAttributes: Object.fromEntries(customAttributesOf(rawParams(ctx)).map((a) => [a.key, a.value])),
     page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },

@@ -1,4 +1,5 @@
 import * as copies from "../gen/canopy/projects/v1/copies";
+import * as backfillEvents from "../gen/canopy/projects/v1/backfill_events";
 import * as events from "../gen/canopy/projects/v1/events";
 import * as groupProjectEvents from "../gen/canopy/projects/v1/group_project_events";
 
@@ -53,6 +54,7 @@ export const PROJECTS_EVENTS = {
     "ProjectStatisticsUpdated",
     groupProjectEvents.ProjectStatisticsUpdated,
   ),
+  projectRepublished: kind("project.republished", "ProjectRepublished", backfillEvents.ProjectRepublished),
 } as const;
 
 /** Every subject the projects context publishes on. */

@@ -10,6 +10,7 @@ import {
 import { loadProjectsConfig } from "./config";
 import type { Deps } from "./deps";
 import { deletionTimers } from "./commands/delete-project";
+import { snapshotBackfillTimer } from "./commands/snapshot-backfill";
 import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
 import { projectCustomAttributesService } from "./rpc/custom-attributes-service";
@@ -44,5 +45,5 @@ export const projectsServiceDefinition = defineService({
     serve(groupProjects.GroupProjectsServiceService, groupProjectsService(deps)),
   ],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
-  timers: (deps) => deletionTimers(deps),
+  timers: (deps) => [...deletionTimers(deps), snapshotBackfillTimer(deps)],
 });

@@ -8,7 +8,7 @@ import type { Deps } from "../deps";
 import type { GroupScope } from "../store/group-scope";
 import { listProjects, type ProjectListQuery } from "../store/project-lists";
 import { similarityFunction } from "../store/similarity";
-import { pageOfProjects, view } from "./project-lists";
+import { pageOfProjects, topicsOf, view } from "./project-lists";
 import { viewerOf } from "./projects";
 
 /**
@@ -37,6 +37,7 @@ export async function listGroupProjects(
     visibility: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
+    topics: topicsOf(req.topics),
     order: similar ? similarityOrder(req.sort) : listOrder(req.orderBy, req.sort),
     similarity: similar && search ? { query: search, trigram: await trigramOf(deps.pool) } : undefined,
     group: {
@@ -46,7 +47,6 @@ export async function listGroupProjects(
       includeSubgroups: req.includeSubgroups,
       withIssuesEnabled: req.withIssuesEnabled,
       withMergeRequestsEnabled: req.withMergeRequestsEnabled,
-      topics: req.topics.map((t) => t.trim()).filter(Boolean),
       none: req.withSecurityReports,
     },
   };
@@ -88,7 +88,6 @@ export async function groupDetailProjects(
       includeSubgroups: false,
       withIssuesEnabled: false,
       withMergeRequestsEnabled: false,
-      topics: [],
       none: false,
       ...scope,
     },

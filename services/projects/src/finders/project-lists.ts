@@ -37,6 +37,7 @@ export async function listProjectsFinder(
     visibility: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
+    topics: topicsOf(req.topics),
     order,
     // GitLab ignores both for everyone but administrators.
     customAttributes: viewer.admin
@@ -45,6 +46,9 @@ export async function listProjectsFinder(
   };
   return pageOfProjects(deps, query, req.page, viewer.admin && req.withCustomAttributes);
 }
+
+/** GitLab's `topic` parameter: comma-separated names, blanks dropped. */
+export const topicsOf = (topics: string[]) => topics.map((t) => t.trim()).filter(Boolean);
 
 /** One page of a project list: keyset after `page.cursor`, or offset with its (capped) count. */
 export async function pageOfProjects(

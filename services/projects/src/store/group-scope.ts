@@ -16,8 +16,6 @@ export interface GroupScope {
   includeSubgroups: boolean;
   withIssuesEnabled: boolean;
   withMergeRequestsEnabled: boolean;
-  /** Topic names, every one required, case-insensitively. */
-  topics: string[];
   /** with_security_reports on ultimate: no project has security reports (no pipelines run here). */
   none: boolean;
 }
@@ -46,9 +44,5 @@ export function addGroupScope(w: Where, s: GroupScope, caller: { signedIn: boole
   if (s.withIssuesEnabled) w.and(featureAvailable("issues", 10, caller));
   // GitLab's with_merge_requests_enabled: the feature is not disabled (whoever asks).
   if (s.withMergeRequestsEnabled) w.and(`${featureLevel("merge_requests")} > 0`);
-  if (s.topics.length)
-    w.and(
-      `(SELECT array_agg(lower(t)) FROM unnest(p.topics) t) @> ${w.param(s.topics.map((t) => t.toLowerCase()))}::text[]`,
-    );
   if (s.none) w.and("false");
 }

@@ -28,6 +28,8 @@ export interface ProjectListQuery {
   visibility?: number;
   archived?: boolean;
   minAccessLevel: number;
+  /** Topic names (GitLab's `topic`), every one required, case-insensitively. */
+  topics?: string[];
   order: ListOrder;
   /** `custom_attributes[key]=value` (administrators only): every pair must match. */
   customAttributes?: { key: string; value: string }[];
@@ -80,6 +82,10 @@ function build(q: ProjectListQuery) {
     );
   if (q.visibility !== undefined) w.and(`p.visibility_level = ${w.param(q.visibility)}`);
   if (q.archived !== undefined) w.and(`p.archived = ${w.param(q.archived)}`);
+  if (q.topics?.length)
+    w.and(
+      `(SELECT array_agg(lower(t)) FROM unnest(p.topics) t) @> ${w.param(q.topics.map((t) => t.toLowerCase()))}::text[]`,
+    );
   for (const { key, value } of q.customAttributes ?? [])
     w.and(`EXISTS (SELECT 1 FROM project_custom_attributes c
                     WHERE c.project_id = p.id AND c.key = ${w.param(key)} AND c.value = ${w.param(value)})`);

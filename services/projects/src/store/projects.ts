@@ -186,6 +186,19 @@ export async function lockProjectsIn(db: Queryable, namespaceId: number): Promis
   return rows;
 }
 
+/** Locks and returns up to `limit` projects with an id above `afterId`, in id order (a backfill's batch). */
+export async function lockProjectsAfter(
+  db: Queryable,
+  afterId: number,
+  limit: number,
+): Promise<ProjectRow[]> {
+  const { rows } = await db.query<ProjectRow>(
+    `SELECT ${PROJECT_COLUMNS} FROM projects p ${PROJECT_JOINS} WHERE p.id > $1 ORDER BY p.id LIMIT $2 FOR UPDATE OF p`,
+    [afterId, limit],
+  );
+  return rows;
+}
+
 /** Projects marked at least `days` days ago, locked (other replicas skip them). */
 export async function lockDueMarkedProjects(db: Queryable, days: number, limit: number): Promise<number[]> {
   const { rows } = await db.query<{ id: number }>(

@@ -276,6 +276,8 @@ export interface ListProjectsRequest {
   page?:
     | PageRequest
     | undefined;
+  /** GitLab's `topic`: topic names, a project must have every one (case-insensitively). */
+  topics: string[];
   /**
    * `custom_attributes[key]=value` (every pair must match) and `with_custom_attributes`:
    * administrators only, ignored for everyone else.
@@ -3600,6 +3602,7 @@ function createBaseListProjectsRequest(): ListProjectsRequest {
     sort: "",
     minAccessLevel: 0,
     page: undefined,
+    topics: [],
     customAttributes: {},
     withCustomAttributes: false,
   };
@@ -3645,6 +3648,9 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(106).fork()).join();
+    }
+    for (const v of message.topics) {
+      writer.uint32(114).string(v!);
     }
     globalThis.Object.entries(message.customAttributes).forEach(([key, value]: [string, string]) => {
       ListProjectsRequest_CustomAttributesEntry.encode({ key: key as any, value }, writer.uint32(242).fork()).join();
@@ -3772,6 +3778,14 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 14: {
+            if (tag !== 114) {
+              break;
+            }
+
+            message.topics.push(reader.string());
+            continue;
+          }
           case 30: {
             if (tag !== 242) {
               break;
@@ -3830,6 +3844,9 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
         ? globalThis.Number(object.min_access_level)
         : 0,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      topics: globalThis.Array.isArray(object?.topics)
+        ? object.topics.map((e: any) => globalThis.String(e))
+        : [],
       customAttributes: isObject(object.customAttributes)
         ? (globalThis.Object.entries(object.customAttributes) as [string, any][]).reduce(
           (acc: { [key: string]: string }, [key, value]: [string, any]) => {
@@ -3906,6 +3923,9 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.topics?.length) {
+      obj.topics = message.topics;
+    }
     if (message.customAttributes) {
       const entries = globalThis.Object.entries(message.customAttributes) as [string, string][];
       if (entries.length > 0) {
@@ -3941,6 +3961,7 @@ export const ListProjectsRequest: MessageFns<ListProjectsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.topics = object.topics?.map((e) => e) || [];
     message.customAttributes = (globalThis.Object.entries(object.customAttributes ?? {}) as [string, string][]).reduce(
       (acc: { [key: string]: string }, [key, value]: [string, string]) => {
         if (value !== undefined) {
