@@ -36,7 +36,7 @@ const idParams = { id: param.idOrPath() };
 const showParams = { ...idParams, with_custom_attributes: param.boolean().optional() };
 
 /** `custom_attributes` where the service gave them (administrators who asked), by key. */
-const withAttributes = <T extends object>(entity: T, p: projects.Project) =>
+export const withAttributes = <T extends object>(entity: T, p: projects.Project) =>
   p.customAttributes
     ? {
         ...entity,

@@ -49,10 +49,14 @@ export async function listGroupProjects(
       topics: req.topics.map((t) => t.trim()).filter(Boolean),
       none: req.withSecurityReports,
     },
+    // GitLab ignores both for everyone but administrators.
+    customAttributes: viewer.admin
+      ? Object.entries(req.customAttributes).map(([key, value]) => ({ key, value }))
+      : undefined,
   };
   if (similar && req.page?.keyset)
     throw badParameter("Keyset pagination is not yet available for this type of request");
-  return pageOfProjects(deps, query, req.page);
+  return pageOfProjects(deps, query, req.page, viewer.admin && req.withCustomAttributes);
 }
 
 /** order_by=similarity without a search: by name ascending, the id in the sort's direction. */
@@ -81,6 +85,7 @@ export async function groupDetailProjects(
     starred: false,
     minAccessLevel: 0,
     order: listOrder("id", "desc"),
+    restoredNamespaceId: req.restored ? req.groupId : undefined,
     group: {
       groupId: req.groupId,
       sharedOnly: false,
