@@ -124,6 +124,12 @@ async function star(call: Call<typeof idParams>, starred: boolean) {
   sendJson(ctx, 201, projectEntity(res.project!, projectShaping(deps)));
 }
 
+/** EE: 201 with the project, unmarked and unarchived (refusals from the service: 403, 404, 400). */
+async function restoreProject({ params: p, actor, ctx, deps }: Call<typeof idParams>) {
+  const project = await deps.projectLifecycle.restoreProject({ actor, project: projectRef(p.id) });
+  sendJson(ctx, 201, projectEntity(project, projectShaping(deps)));
+}
+
 async function archive(call: Call<typeof idParams>, archived: boolean) {
   const { params: p, actor, ctx, deps } = call;
   const req = { actor, project: projectRef(p.id) };
@@ -271,6 +277,13 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: (call: Call<typeof idParams>) => archive(call, false),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/projects/:id/restore",
+    access: "user",
+    params: idParams,
+    handler: restoreProject,
   }),
   endpoint({
     method: "GET",

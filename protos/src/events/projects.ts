@@ -1,5 +1,6 @@
 import * as events from "../gen/canopy/projects/v1/events";
 import * as groupProjectEvents from "../gen/canopy/projects/v1/group_project_events";
+import * as projectLifecycle from "../gen/canopy/projects/v1/project_lifecycle";
 
 /** The projects context's events, under `canopy.projects.` (shape: the kit's `EventKind`, see auth.ts). */
 const kind = <T>(
@@ -22,6 +23,7 @@ export const PROJECTS_EVENTS = {
     "ProjectMarkedForDeletion",
     events.ProjectMarkedForDeletion,
   ),
+  projectRestored: kind("project.restored", "ProjectRestored", projectLifecycle.ProjectRestored),
   projectRemoved: kind("project.removed", "ProjectRemoved", events.ProjectRemoved),
   projectStarred: kind("project.starred", "ProjectStarred", events.ProjectStarred),
   projectUnstarred: kind("project.unstarred", "ProjectUnstarred", events.ProjectUnstarred),

@@ -3,6 +3,7 @@ import { ApplicationSettingsView, defineService, openSettingsBucket, serve } fro
 import {
   groupProjects,
   projectCustomAttributes,
+  projectLifecycle,
   projectMembers,
   projects,
   projectSharing,
@@ -10,9 +11,11 @@ import {
 import { loadProjectsConfig } from "./config";
 import type { Deps } from "./deps";
 import { deletionTimers } from "./commands/delete-project";
+import { expiredRemovalTimers } from "./commands/member-removals";
 import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
 import { projectCustomAttributesService } from "./rpc/custom-attributes-service";
+import { projectLifecycleService } from "./rpc/lifecycle-service";
 import { projectMembersService } from "./rpc/members-service";
 import { groupProjectsService } from "./rpc/group-projects-service";
 import { projectsService } from "./rpc/projects-service";
@@ -42,7 +45,8 @@ export const projectsServiceDefinition = defineService({
       projectCustomAttributesService(deps),
     ),
     serve(groupProjects.GroupProjectsServiceService, groupProjectsService(deps)),
+    serve(projectLifecycle.ProjectLifecycleServiceService, projectLifecycleService(deps)),
   ],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
-  timers: (deps) => deletionTimers(deps),
+  timers: (deps) => [...deletionTimers(deps), ...expiredRemovalTimers(deps)],
 });
