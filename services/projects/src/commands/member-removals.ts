@@ -33,13 +33,20 @@ export async function removeMembershipsBelow(
  * and shares with groups past their `expires_at` are removed, each with the event its removal
  * through the API publishes (no actor: nobody asked). One batch of each per transaction.
  */
-export async function removeExpiredBatch(deps: Deps, batch = BATCH): Promise<{ members: number; links: number }> {
+export async function removeExpiredBatch(
+  deps: Deps,
+  batch = BATCH,
+): Promise<{ members: number; links: number }> {
   return withTransaction(deps.pool, async (tx) => {
     const members = await deleteExpiredMemberships(tx, batch);
-    for (const m of members) await recordEvent(tx, PROJECTS_EVENTS.memberRemoved, { member: membershipOf(m) });
+    for (const m of members)
+      await recordEvent(tx, PROJECTS_EVENTS.memberRemoved, { member: membershipOf(m) });
     const links = await deleteExpiredProjectLinks(tx, batch);
     for (const l of links)
-      await recordEvent(tx, PROJECTS_EVENTS.projectUnshared, { projectId: l.project_id, groupId: l.group_id });
+      await recordEvent(tx, PROJECTS_EVENTS.projectUnshared, {
+        projectId: l.project_id,
+        groupId: l.group_id,
+      });
     return { members: members.length, links: links.length };
   });
 }

@@ -1,13 +1,7 @@
 import { badParameter, notFound, pageInfo, pageWindow, type Pool } from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
 import { ACCESS_LEVELS } from "../domain/access";
-import {
-  decodeCursor,
-  encodeCursor,
-  isNumericColumn,
-  listOrder,
-  type ListOrder,
-} from "../domain/list-order";
+import { decodeCursor, encodeCursor, isNumericColumn, listOrder, type ListOrder } from "../domain/list-order";
 import { searchTerms } from "../domain/search";
 import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
