@@ -7,7 +7,7 @@ import {
   type ProjectShaping,
 } from "../entities/project";
 import { endpoint, type Call } from "../http/endpoint";
-import { notFoundError } from "../http/errors";
+import { HttpError, notFoundError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param, type IdOrPath } from "../http/params";
@@ -163,6 +163,9 @@ async function answerList(
   owner: { userId?: number; username?: string } = {},
 ) {
   const keyset = p.pagination === "keyset";
+  // A score has no keyset position (GitLab offers keyset pages for plain column orders only).
+  if (keyset && p.order_by === "similarity")
+    throw new HttpError(405, { error: "Keyset pagination is not yet available for this type of request" });
   const res = await deps.projects.listProjects({
     actor,
     userId: owner.userId ?? 0,
