@@ -21,7 +21,8 @@ export async function applyProjectEvent(deps: Deps, event: events.Event, tx: Poo
     payloadOf(event, PROJECTS_EVENTS.projectTransferred) ??
     payloadOf(event, PROJECTS_EVENTS.projectArchived) ??
     payloadOf(event, PROJECTS_EVENTS.projectUnarchived) ??
-    payloadOf(event, PROJECTS_EVENTS.projectMarkedForDeletion);
+    payloadOf(event, PROJECTS_EVENTS.projectMarkedForDeletion) ??
+    payloadOf(event, PROJECTS_EVENTS.projectRestored);
   if (changed?.project) return upsertProject(tx, changed.project);
   const removed = payloadOf(event, PROJECTS_EVENTS.projectRemoved);
   if (removed?.project) return deleteProject(tx, removed.project.id);
