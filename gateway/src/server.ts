@@ -86,6 +86,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     projectSharing: clients.projectSharing,
     projectCustomAttributes: clients.projectCustomAttributes,
     groupProjects: clients.groupProjects,
+    projectLifecycle: clients.projectLifecycle,
     answers,
     groupSharing: clients.groupSharing,
     groupCustomAttributes: clients.groupCustomAttributes,

@@ -5,7 +5,8 @@
  * shared with, a blocked user, an administrator) × public / internal / private projects in public /
  * internal / private groups. Each cell asserts the status of every read and of write probes that
  * change nothing (refused after the permission check), and that no list or count holds a project
- * the caller may not see.
+ * the caller may not see: GET /projects, the group project lists (with and without subgroups and
+ * shared projects), the shared list, the group detail's projects and GET /users/:id/projects.
  */
 import { createAdmin, createToken, startStack, unique, waitFor, type Stack } from "./support";
 import { addGroupMember, knownUser, newGroup, type Json } from "./project-members-support";
@@ -33,11 +34,29 @@ interface Caller {
   blocked?: boolean;
 }
 
-const world: { cells: Cell[]; marker: string; callers: Caller[]; memberId: number } = {
+const world: {
+  cells: Cell[];
+  marker: string;
+  callers: Caller[];
+  memberId: number;
+  /** The groups of the world: one per visibility, and an internal subgroup of the public one. */
+  groups: { id: number; visibility: Visibility; parentId?: number }[];
+  /** The group every project of the world is shared with. */
+  projectShareId: number;
+  /** The owner's personal projects (searched by their own marker). */
+  ownerId: number;
+  personal: Cell[];
+  personalMarker: string;
+} = {
   cells: [],
   marker: "",
   callers: [],
   memberId: 0,
+  groups: [],
+  projectShareId: 0,
+  ownerId: 0,
+  personal: [],
+  personalMarker: "",
 };
 
 beforeAll(async () => {
@@ -51,16 +70,31 @@ beforeAll(async () => {
     internal: await newGroup(stack, owner.secret, { visibility: "internal" }),
     private: await newGroup(stack, owner.secret, { visibility: "private" }),
   };
-  for (const gv of Object.keys(groups) as Visibility[])
+  const sub = await newGroup(stack, owner.secret, { visibility: "internal", parent_id: groups.public.id });
+  world.groups = [
+    ...(Object.keys(groups) as Visibility[]).map((v) => ({ id: groups[v].id, visibility: v })),
+    { id: sub.id, visibility: "internal", parentId: groups.public.id },
+  ];
+  world.ownerId = owner.user.id;
+  for (const g of world.groups)
     for (const pv of ["public", "internal", "private"] as Visibility[]) {
-      if (RANK[pv] > RANK[gv]) continue; // GitLab refuses a project more visible than its group
+      if (RANK[pv] > RANK[g.visibility]) continue; // GitLab refuses a project more visible than its group
       const res = await stack.gw.post("/api/v4/projects", {
         token: owner.secret,
-        json: { name: `${world.marker}-${gv}-${pv}`, namespace_id: groups[gv].id, visibility: pv },
+        json: { name: `${world.marker}-${g.id}-${pv}`, namespace_id: g.id, visibility: pv },
       });
       if (res.status !== 201) throw new Error(`project: ${res.status} ${res.text}`);
-      world.cells.push({ id: (res.body as Json).id as number, visibility: pv, groupId: groups[gv].id });
+      world.cells.push({ id: (res.body as Json).id as number, visibility: pv, groupId: g.id });
     }
+  world.personalMarker = unique("mp");
+  for (const pv of ["public", "internal", "private"] as Visibility[]) {
+    const res = await stack.gw.post("/api/v4/projects", {
+      token: owner.secret,
+      json: { name: `${world.personalMarker}-${pv}`, visibility: pv },
+    });
+    if (res.status !== 201) throw new Error(`personal project: ${res.status} ${res.text}`);
+    world.personal.push({ id: (res.body as Json).id as number, visibility: pv, groupId: 0 });
+  }
 
   const direct = [];
   for (const level of [10, 20, 30, 40, 50]) direct.push({ level, user: await knownUser(stack) });
@@ -74,6 +108,7 @@ beforeAll(async () => {
 
   const groupShare = await newGroup(stack, owner.secret, { visibility: "private" });
   const projectShare = await newGroup(stack, owner.secret, { visibility: "private" });
+  world.projectShareId = projectShare.id;
   await addGroupMember(stack, owner.secret, groupShare.id, viaGroupShare.user.id, 40);
   await addGroupMember(stack, owner.secret, projectShare.id, viaProjectShare.user.id, 40);
   for (const g of Object.values(groups)) {
@@ -226,6 +261,74 @@ describe("the projects permission matrix", () => {
         if (JSON.stringify(got) !== JSON.stringify(mine))
           mismatches.push(`${c.name} GET /projects?membership=true: got ${got}, want ${mine}`);
       }
+    }
+    expect(mismatches).toEqual([]);
+  }, 120_000);
+
+  it("holds no invisible project in the group lists, their counts, the group detail or a user's list", async () => {
+    const mismatches: string[] = [];
+    const same = (what: string, got: unknown, want: unknown) => {
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        mismatches.push(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+    };
+    const idsOf = (body: unknown) => (body as Json[]).map((p) => p.id as number);
+    const desc = (a: number, b: number) => b - a;
+    for (const c of world.callers.filter((x) => !x.blocked)) {
+      const opts = c.token ? { token: c.token } : {};
+      const get = (path: string) => stack.gw.get(path, opts);
+      const seen = (cells: Cell[]) => cells.filter((p) => canSee(c, p)).map((p) => p.id);
+      const signedInNonExternal = Boolean(c.token) && !c.external;
+      for (const g of [...world.groups, { id: world.projectShareId, visibility: "private" as Visibility }]) {
+        const at = `${c.name} × ${g.visibility} group ${g.id}`;
+        const detail = await get(`/api/v4/groups/${g.id}`);
+        // Public groups are everyone's, internal ones every signed-in non-external user's.
+        if (c.admin || g.visibility === "public" || (g.visibility === "internal" && signedInNonExternal))
+          same(`${at} GET group`, detail.status, 200);
+        const own = seen(world.cells.filter((p) => p.groupId === g.id));
+        const below = seen(
+          world.cells.filter(
+            (p) => p.groupId === g.id || world.groups.some((s) => s.id === p.groupId && s.parentId === g.id),
+          ),
+        );
+        const shared = g.id === world.projectShareId ? seen(world.cells) : [];
+        const lists: [string, number[]][] = [
+          ["projects", [...new Set([...own, ...shared])].sort((a, b) => a - b)],
+          ["projects?with_shared=false", own],
+          ["projects?include_subgroups=true", [...new Set([...below, ...shared])].sort((a, b) => a - b)],
+          ["projects?include_subgroups=true&with_shared=false", below],
+          [
+            "projects?include_subgroups=true&simple=true",
+            [...new Set([...below, ...shared])].sort((a, b) => a - b),
+          ],
+          ["projects/shared", shared],
+        ];
+        for (const [path, want] of lists) {
+          const sep = path.includes("?") ? "&" : "?";
+          const res = await get(`/api/v4/groups/${g.id}/${path}${sep}order_by=id&sort=asc&per_page=100`);
+          // A group the caller cannot see is 404 for its lists as for its detail.
+          same(`${at} GET ${path} status`, res.status, detail.status);
+          if (res.status !== 200) continue;
+          same(`${at} GET ${path}`, idsOf(res.body), want);
+          same(`${at} GET ${path} X-Total`, Number(res.headers.get("x-total")), want.length);
+        }
+        if (detail.status !== 200) continue;
+        const body = detail.body as Json;
+        same(`${at} detail projects`, idsOf(body.projects), [...own].sort(desc));
+        same(`${at} detail shared_projects`, idsOf(body.shared_projects), [...shared].sort(desc));
+      }
+      const personal = await get(
+        `/api/v4/users/${world.ownerId}/projects?search=${world.personalMarker}&order_by=id&sort=asc`,
+      );
+      // Nobody but their owner has access to the personal projects: visibility decides.
+      const personalSeen = world.personal
+        .filter((p) => canSee({ ...c, access: () => 0 }, p))
+        .map((p) => p.id);
+      same(`${c.name} GET /users/:id/projects`, idsOf(personal.body), personalSeen);
+      same(
+        `${c.name} GET /users/:id/projects X-Total`,
+        Number(personal.headers.get("x-total")),
+        personalSeen.length,
+      );
     }
     expect(mismatches).toEqual([]);
   }, 120_000);

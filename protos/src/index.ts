@@ -45,3 +45,4 @@ export * as projectMembers from "./gen/canopy/projects/v1/members";
 export * as projectSharing from "./gen/canopy/projects/v1/sharing";
 export * as projectCustomAttributes from "./gen/canopy/projects/v1/custom_attributes";
 export { GROUP_PROJECTS_IDEMPOTENT_METHODS } from "./idempotent";
+export * as projectLifecycle from "./gen/canopy/projects/v1/project_lifecycle";

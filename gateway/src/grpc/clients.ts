@@ -27,6 +27,7 @@ import {
   projectSharing,
   PROJECT_SHARING_IDEMPOTENT_METHODS,
   projectCustomAttributes,
+  projectLifecycle,
   PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
   pushRules,
   settings,
@@ -146,6 +147,13 @@ export const CLIENTS = {
     address: "CANOPY_PROJECTS_ADDRESS",
     definition: groupProjects.GroupProjectsServiceService,
     idempotent: GROUP_PROJECTS_IDEMPOTENT_METHODS,
+  }),
+  projectLifecycle: spec({
+    service: "projects",
+    address: "CANOPY_PROJECTS_ADDRESS",
+    definition: projectLifecycle.ProjectLifecycleServiceService,
+    // A restore is not repeated: the second one is a 400.
+    idempotent: [],
   }),
 };
 

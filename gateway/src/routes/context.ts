@@ -17,6 +17,7 @@ import type {
   projectMembers,
   projectSharing,
   projectCustomAttributes,
+  projectLifecycle,
 } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { AnswerCache } from "../http/answer-cache";
@@ -45,6 +46,7 @@ export interface RouteDeps {
     typeof projectCustomAttributes.ProjectCustomAttributesServiceService
   >;
   groupProjects: PromiseClient<typeof groupProjects.GroupProjectsServiceService>;
+  projectLifecycle: PromiseClient<typeof projectLifecycle.ProjectLifecycleServiceService>;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

@@ -1,9 +1,9 @@
-import { groupDetailEntity } from "../entities/group";
 import { endpoint, type Call } from "../http/endpoint";
 import { notFoundError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { param } from "../http/params";
-import { groupRef, shapingOf } from "./groups";
+import { groupDetailWithProjects } from "./group-projects";
+import { groupRef } from "./groups";
 
 /** DELETE /groups/:id, POST /groups/:id/restore and /transfer (GitLab lib/api/groups.rb, EE too). */
 
@@ -35,7 +35,8 @@ const restoreGroupParams = { id: param.idOrPath() };
 
 async function restoreGroup({ params: p, actor, ctx, deps }: Call<typeof restoreGroupParams>) {
   const detail = await deps.groupLifecycle.restoreGroup({ actor, group: groupRef(p.id) });
-  sendJson(ctx, 201, groupDetailEntity(detail, shapingOf(deps)));
+  // The projects service may not have seen the restore yet: its projects count as unmarked already.
+  sendJson(ctx, 201, await groupDetailWithProjects(deps, actor, detail, { restored: true }));
 }
 
 const transferGroupParams = { id: param.idOrPath(), group_id: param.integer().optional() };
@@ -48,7 +49,7 @@ async function transferGroup({ params: p, actor, ctx, deps }: Call<typeof transf
     group: groupRef(p.id),
     newParentId: p.group_id ?? 0,
   });
-  sendJson(ctx, 201, groupDetailEntity(detail, shapingOf(deps)));
+  sendJson(ctx, 201, await groupDetailWithProjects(deps, actor, detail));
 }
 
 export const groupLifecycleEndpoints = [

@@ -6,9 +6,10 @@ import { HttpError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param } from "../http/params";
-import type { RouteDeps } from "./context";
+import { rawParams, type RouteDeps } from "./context";
+import { customAttributesOf } from "./group-lists";
 import { groupRef, shapingOf } from "./groups";
-import { projectRef, projectShaping } from "./projects";
+import { projectRef, projectShaping, withAttributes } from "./projects";
 
 /**
  * The projects of a group as the Groups API shows them (GitLab lib/api/groups.rb): the group's project
@@ -84,6 +85,8 @@ async function answerList(call: Call<typeof sharedListParams>, sharedOnly: boole
     topics: (p.topic ?? "").split(","),
     // An ultimate parameter: other plans do not declare it, so it filters nothing there.
     withSecurityReports: deps.config.CANOPY_PLAN === "ultimate" && Boolean(p.with_security_reports),
+    withCustomAttributes: Boolean(p.with_custom_attributes),
+    customAttributes: Object.fromEntries(customAttributesOf(rawParams(ctx)).map((a) => [a.key, a.value])),
     page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },
   });
   const page = res.page!;
@@ -98,13 +101,24 @@ async function answerList(call: Call<typeof sharedListParams>, sharedOnly: boole
   sendJson(
     ctx,
     200,
-    res.projects.map((x) => (p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping))),
+    res.projects.map((x) =>
+      withAttributes(p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping), x),
+    ),
   );
 }
 
 /** The group detail's projects and shared projects (full entities, at most 100 each). */
-export async function detailProjects(deps: RouteDeps, actor: common.Actor, groupId: number) {
-  const res = await deps.groupProjects.groupDetailProjects({ actor, groupId });
+export async function detailProjects(
+  deps: RouteDeps,
+  actor: common.Actor,
+  groupId: number,
+  options: { restored?: boolean } = {},
+) {
+  const res = await deps.groupProjects.groupDetailProjects({
+    actor,
+    groupId,
+    restored: Boolean(options.restored),
+  });
   const shaping = projectShaping(deps);
   return {
     projects: res.projects.map((x) => projectEntity(x, shaping)),
@@ -117,9 +131,10 @@ export async function groupDetailWithProjects(
   deps: RouteDeps,
   actor: common.Actor,
   detail: groups.GroupDetail,
+  options: { restored?: boolean } = {},
 ) {
   return groupDetailEntity(detail, shapingOf(deps), {
-    projects: await detailProjects(deps, actor, detail.group!.id),
+    projects: await detailProjects(deps, actor, detail.group!.id, options),
   });
 }
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { groupDetailEntity } from "../entities/group";
 import { endpoint, type Call } from "../http/endpoint";
 import { sendJson } from "../http/json";
 import { param } from "../http/params";
-import { groupRef, shapingOf } from "./groups";
+import { groupDetailWithProjects } from "./group-projects";
+import { groupRef } from "./groups";
 
 /** Group sharing (GitLab lib/api/groups.rb `share`, reference §4.13–4.14). */
 
@@ -29,7 +29,7 @@ async function shareGroup({ params: p, actor, ctx, deps }: Call<typeof sharePara
     groupAccess: p.group_access,
     expiresAt: p.expires_at ?? "",
   });
-  sendJson(ctx, 201, groupDetailEntity(detail, shapingOf(deps)));
+  sendJson(ctx, 201, await groupDetailWithProjects(deps, actor, detail));
 }
 
 const unshareParams = { id: param.idOrPath(), group_id: param.integer() };

@@ -119,6 +119,8 @@ async function createGroup({ params: p, actor, user, ctx, deps }: Call<typeof cr
     avatar: avatarUpload(p.avatar, { removable: false }),
     creator: userHint(user),
   });
+  // A group made a moment ago holds no projects and none is shared to it: the arrays are empty
+  // without asking the projects service (whose outage must not fail a group already created).
   sendJson(ctx, 201, groupDetailEntity(detail, shapingOf(deps)));
 }
 

@@ -7,7 +7,7 @@ import {
   type ProjectShaping,
 } from "../entities/project";
 import { endpoint, type Call } from "../http/endpoint";
-import { notFoundError } from "../http/errors";
+import { HttpError, notFoundError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param, type IdOrPath } from "../http/params";
@@ -36,7 +36,7 @@ const idParams = { id: param.idOrPath() };
 const showParams = { ...idParams, with_custom_attributes: param.boolean().optional() };
 
 /** `custom_attributes` where the service gave them (administrators who asked), by key. */
-const withAttributes = <T extends object>(entity: T, p: projects.Project) =>
+export const withAttributes = <T extends object>(entity: T, p: projects.Project) =>
   p.customAttributes
     ? {
         ...entity,
@@ -124,6 +124,12 @@ async function star(call: Call<typeof idParams>, starred: boolean) {
   sendJson(ctx, 201, projectEntity(res.project!, projectShaping(deps)));
 }
 
+/** EE: 201 with the project, unmarked and unarchived (refusals from the service: 403, 404, 400). */
+async function restoreProject({ params: p, actor, ctx, deps }: Call<typeof idParams>) {
+  const project = await deps.projectLifecycle.restoreProject({ actor, project: projectRef(p.id) });
+  sendJson(ctx, 201, projectEntity(project, projectShaping(deps)));
+}
+
 async function archive(call: Call<typeof idParams>, archived: boolean) {
   const { params: p, actor, ctx, deps } = call;
   const req = { actor, project: projectRef(p.id) };
@@ -158,6 +164,9 @@ async function answerList(
   owner: { userId?: number; username?: string } = {},
 ) {
   const keyset = p.pagination === "keyset";
+  // A score has no keyset position (GitLab offers keyset pages for plain column orders only).
+  if (keyset && p.order_by === "similarity")
+    throw new HttpError(405, { error: "Keyset pagination is not yet available for this type of request" });
   const res = await deps.projects.listProjects({
     actor,
     userId: owner.userId ?? 0,
@@ -275,6 +284,13 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: (call: Call<typeof idParams>) => archive(call, false),
+  }),
+  endpoint({
+    method: "POST",
+    path: "/projects/:id/restore",
+    access: "user",
+    params: idParams,
+    handler: restoreProject,
   }),
   endpoint({
     method: "GET",

@@ -2,6 +2,7 @@ import * as copies from "../gen/canopy/projects/v1/copies";
 import * as backfillEvents from "../gen/canopy/projects/v1/backfill_events";
 import * as events from "../gen/canopy/projects/v1/events";
 import * as groupProjectEvents from "../gen/canopy/projects/v1/group_project_events";
+import * as projectLifecycle from "../gen/canopy/projects/v1/project_lifecycle";
 
 /** The projects context's events, under `canopy.projects.` (shape: the kit's `EventKind`, see auth.ts). */
 const kind = <T>(
@@ -24,6 +25,7 @@ export const PROJECTS_EVENTS = {
     "ProjectMarkedForDeletion",
     events.ProjectMarkedForDeletion,
   ),
+  projectRestored: kind("project.restored", "ProjectRestored", projectLifecycle.ProjectRestored),
   projectRemoved: kind("project.removed", "ProjectRemoved", events.ProjectRemoved),
   /** Internal: the copies of other contexts' data changed (answer caches drop what they kept). */
   copiesChanged: kind("copies.changed", "ProjectCopiesChanged", copies.ProjectCopiesChanged),

@@ -3,6 +3,7 @@ import { ApplicationSettingsView, defineService, openSettingsBucket, serve } fro
 import {
   groupProjects,
   projectCustomAttributes,
+  projectLifecycle,
   projectMembers,
   projects,
   projectSharing,
@@ -11,9 +12,11 @@ import { loadProjectsConfig } from "./config";
 import type { Deps } from "./deps";
 import { deletionTimers } from "./commands/delete-project";
 import { snapshotBackfillTimer } from "./commands/snapshot-backfill";
+import { expiredRemovalTimers } from "./commands/member-removals";
 import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
 import { projectCustomAttributesService } from "./rpc/custom-attributes-service";
+import { projectLifecycleService } from "./rpc/lifecycle-service";
 import { projectMembersService } from "./rpc/members-service";
 import { groupProjectsService } from "./rpc/group-projects-service";
 import { projectsService } from "./rpc/projects-service";
@@ -43,7 +46,8 @@ export const projectsServiceDefinition = defineService({
       projectCustomAttributesService(deps),
     ),
     serve(groupProjects.GroupProjectsServiceService, groupProjectsService(deps)),
+    serve(projectLifecycle.ProjectLifecycleServiceService, projectLifecycleService(deps)),
   ],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
-  timers: (deps) => [...deletionTimers(deps), snapshotBackfillTimer(deps)],
+  timers: (deps) => [...deletionTimers(deps), ...expiredRemovalTimers(deps), snapshotBackfillTimer(deps)],
 });

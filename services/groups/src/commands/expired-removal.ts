@@ -19,7 +19,11 @@ export async function removeExpiredBatch(
 ): Promise<{ members: number; links: number }> {
   return withTransaction(deps.pool, async (tx) => {
     const members = await deleteExpiredMembers(tx, batch);
-    for (const m of members) await recordEvent(tx, GROUPS_EVENTS.memberRemoved, { member: membershipOf(m) });
+    for (const m of members)
+      await recordEvent(tx, GROUPS_EVENTS.memberRemoved, {
+        member: membershipOf(m),
+        withSubresources: false,
+      });
     const links = await deleteExpiredGroupLinks(tx, batch);
     for (const l of links)
       await recordEvent(tx, GROUPS_EVENTS.groupUnshared, {

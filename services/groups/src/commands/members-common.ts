@@ -39,6 +39,11 @@ export const membershipOf = (m: MemberRow): groupEvents.Membership => ({
   createdById: m.created_by_id ?? 0,
 });
 
-export async function recordMemberRemoved(tx: PoolClient, m: MemberRow, actor: common.Actor) {
-  await recordEvent(tx, GROUPS_EVENTS.memberRemoved, { member: membershipOf(m) }, actor);
+export async function recordMemberRemoved(
+  tx: PoolClient,
+  m: MemberRow,
+  actor: common.Actor,
+  withSubresources = false,
+) {
+  await recordEvent(tx, GROUPS_EVENTS.memberRemoved, { member: membershipOf(m), withSubresources }, actor);
 }

@@ -18,7 +18,8 @@ const preconditionFailed = () => apiError(412, "412 Precondition Failed", grpcSt
  * direct member (404 "Not found"), If-Unmodified-Since (412, destroy_conditionally! runs before the
  * service), then GroupMemberPolicy: Owners may remove anyone and members themselves (403), never
  * the last Owner of the group and its ancestors (403). Unless `skip_subresources`, the user's direct
- * memberships in subgroups go too. One MemberRemoved per removed row.
+ * memberships in subgroups go too, and (by the projects service, on the first event's
+ * `with_subresources`) in the projects below. One MemberRemoved per removed row.
  */
 export async function removeMember(
   deps: Deps,
@@ -35,9 +36,12 @@ export async function removeMember(
     if (!row || !member) throw memberNotFound();
     const others = await countOtherOwners(tx, row.traversal_ids, member.id);
     if (isLastOwner({ accessLevel: member.access_level }, others)) throw forbidden();
-    const removed = [await deleteMembership(tx, member.id)];
-    if (!req.skipSubresources) removed.push(...(await deleteDescendantMemberships(tx, row.id, req.userId)));
-    for (const m of removed) if (m) await recordMemberRemoved(tx, m, actor);
+    const removed = await deleteMembership(tx, member.id);
+    // The projects service removes the user's project memberships below on this event's flag.
+    if (removed) await recordMemberRemoved(tx, removed, actor, !req.skipSubresources);
+    if (req.skipSubresources) return;
+    for (const m of await deleteDescendantMemberships(tx, row.id, req.userId))
+      await recordMemberRemoved(tx, m, actor);
   });
   return {};
 }

@@ -22,7 +22,8 @@ export async function applyProjectEvent(deps: Deps, event: events.Event, tx: Poo
     payloadOf(event, PROJECTS_EVENTS.projectArchived) ??
     payloadOf(event, PROJECTS_EVENTS.projectUnarchived) ??
     payloadOf(event, PROJECTS_EVENTS.projectMarkedForDeletion) ??
-    // The projects service's one-time snapshot of every project (its migration 0005): an upsert too.
+    payloadOf(event, PROJECTS_EVENTS.projectRestored) ??
+    // The projects service's one-time snapshot of every project (its migration 0006): an upsert too.
     payloadOf(event, PROJECTS_EVENTS.projectRepublished);
   if (changed?.project) return upsertProject(tx, changed.project);
   const removed = payloadOf(event, PROJECTS_EVENTS.projectRemoved);

@@ -62,6 +62,8 @@ async function forgetUser(tx: PoolClient, userId: number) {
         expiresAt: m.expires_at ?? "",
         createdById: m.created_by_id ?? 0,
       },
+      // The projects service forgets a deleted user's project memberships from auth's event.
+      withSubresources: false,
     });
   const namespace = await deleteUserNamespace(tx, userId);
   if (namespace)

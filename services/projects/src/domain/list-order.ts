@@ -2,8 +2,8 @@
  * The order of a project list and its keyset cursors, as pure rules.
  *
  * GitLab orders project lists by `order_by` (default created_at) in the `sort` direction (default
- * desc) with the id as tie-breaker in the same direction (reference §1.7). `similarity` is not
- * scored yet: it orders as created_at (README, "Projects").
+ * desc) with the id as tie-breaker in the same direction (reference §1.7). `similarity` is a
+ * score (finders/project-lists.ts orderOf); here it falls back to created_at.
  *
  * A keyset cursor is the last row's sort key and id with the order's tag, as base64url JSON: opaque
  * to clients, bound as parameters, and refused unless it decodes to exactly what this order needs.

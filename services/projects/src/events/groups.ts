@@ -1,6 +1,7 @@
 import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
 import { GROUPS_EVENTS, type events } from "@canopy/protos";
 import { copiesChanged } from "./copies-changed";
+import { removeMembershipsBelow } from "../commands/member-removals";
 import { removeProjectsOf } from "../commands/remove-projects";
 import type { Deps } from "../deps";
 import {
@@ -27,7 +28,8 @@ import {
  * membership and share once (its migration 0011), each applied here as an idempotent upsert.
  *
  * Cascades: a group removed takes its projects with it; marked for deletion hides them from lists
- * (the lists read the mark through traversal_ids); a transfer or rename rebuilds the copies below.
+ * (the lists read the mark through traversal_ids); a transfer or rename rebuilds the copies below;
+ * a member removed with `with_subresources` loses their project memberships below.
  */
 export const groupsConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "projects-groups",
@@ -84,8 +86,13 @@ export async function applyGroupsEvent(
     payloadOf(event, GROUPS_EVENTS.memberUpdated)?.member ??
     payloadOf(event, GROUPS_EVENTS.membershipRepublished)?.member;
   if (member) return (await upsertGroupMember(tx, member)) === "unchanged" ? "unused" : undefined;
-  const gone = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
-  if (gone) return deleteGroupMember(tx, gone.groupId, gone.userId);
+  const removal = payloadOf(event, GROUPS_EVENTS.memberRemoved);
+  if (removal?.member) {
+    const gone = removal.member;
+    await deleteGroupMember(tx, gone.groupId, gone.userId);
+    if (removal.withSubresources) await removeMembershipsBelow(tx, gone.groupId, gone.userId, event.actor);
+    return;
+  }
   const shared =
     payloadOf(event, GROUPS_EVENTS.groupShared) ??
     payloadOf(event, GROUPS_EVENTS.groupShareRepublished)?.share;

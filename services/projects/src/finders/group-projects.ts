@@ -1,14 +1,13 @@
-import { badParameter, type Pool } from "@canopy/kit";
+import { badParameter } from "@canopy/kit";
 import type { groupProjects, projects } from "@canopy/protos";
 import { ACCESS_LEVELS } from "../domain/access";
-import { listOrder, type ListOrder } from "../domain/list-order";
+import { listOrder } from "../domain/list-order";
 import { searchTerms } from "../domain/search";
 import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import type { GroupScope } from "../store/group-scope";
 import { listProjects, type ProjectListQuery } from "../store/project-lists";
-import { similarityFunction } from "../store/similarity";
-import { pageOfProjects, topicsOf, view } from "./project-lists";
+import { orderOf, pageOfProjects, topicsOf, view } from "./project-lists";
 import { viewerOf } from "./projects";
 
 /**
@@ -24,8 +23,6 @@ export async function listGroupProjects(
   const viewer = viewerOf(req.actor);
   if (req.minAccessLevel && !(ACCESS_LEVELS as readonly number[]).includes(req.minAccessLevel))
     throw badParameter("min_access_level does not have a valid value");
-  const search = req.search.trim();
-  const similar = req.orderBy === "similarity";
   const query: ProjectListQuery = {
     userId: viewer.userId,
     admin: viewer.admin,
@@ -38,8 +35,7 @@ export async function listGroupProjects(
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     topics: topicsOf(req.topics),
-    order: similar ? similarityOrder(req.sort) : listOrder(req.orderBy, req.sort),
-    similarity: similar && search ? { query: search, trigram: await trigramOf(deps.pool) } : undefined,
+    ...(await orderOf(deps, req.orderBy, req.sort, req.search)),
     group: {
       groupId: req.groupId,
       sharedOnly: req.sharedOnly,
@@ -49,19 +45,15 @@ export async function listGroupProjects(
       withMergeRequestsEnabled: req.withMergeRequestsEnabled,
       none: req.withSecurityReports,
     },
+    // GitLab ignores both for everyone but administrators.
+    customAttributes: viewer.admin
+      ? Object.entries(req.customAttributes).map(([key, value]) => ({ key, value }))
+      : undefined,
   };
-  if (similar && req.page?.keyset)
+  if (req.orderBy === "similarity" && req.page?.keyset)
     throw badParameter("Keyset pagination is not yet available for this type of request");
-  return pageOfProjects(deps, query, req.page);
+  return pageOfProjects(deps, query, req.page, viewer.admin && req.withCustomAttributes);
 }
-
-/** order_by=similarity without a search: by name ascending, the id in the sort's direction. */
-const similarityOrder = (sort: string): ListOrder => ({
-  tag: `similarity:${sort === "asc" ? "asc" : "desc"}`,
-  column: "name",
-  desc: false,
-  tieDesc: sort !== "asc",
-});
 
 /** At most this many projects and shared projects in the group detail (GitLab 12.6+). */
 export const DETAIL_PROJECTS_LIMIT = 100;
@@ -81,6 +73,7 @@ export async function groupDetailProjects(
     starred: false,
     minAccessLevel: 0,
     order: listOrder("id", "desc"),
+    restoredNamespaceId: req.restored ? req.groupId : undefined,
     group: {
       groupId: req.groupId,
       sharedOnly: false,
@@ -99,11 +92,3 @@ export async function groupDetailProjects(
   ]);
   return { projects: own.map(view), sharedProjects: shared.map(view) };
 }
-
-const trigramFunctions = new WeakMap<Pool, Promise<string | undefined>>();
-/** pg_trgm's similarity(), looked up once per pool (the extension does not come and go). */
-const trigramOf = (pool: Pool) => {
-  let found = trigramFunctions.get(pool);
-  if (!found) trigramFunctions.set(pool, (found = similarityFunction(pool)));
-  return found;
-};

@@ -1,13 +1,14 @@
-import { badParameter, notFound, pageInfo, pageWindow } from "@canopy/kit";
+import { badParameter, notFound, pageInfo, pageWindow, type Pool } from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
 import { ACCESS_LEVELS } from "../domain/access";
-import { decodeCursor, encodeCursor, isNumericColumn, listOrder } from "../domain/list-order";
+import { decodeCursor, encodeCursor, isNumericColumn, listOrder, type ListOrder } from "../domain/list-order";
 import { searchTerms } from "../domain/search";
 import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { customAttributesOf } from "../store/custom-attributes";
 import { countProjects, listProjects, type ProjectListQuery } from "../store/project-lists";
 import { findUserNamespace } from "../store/namespaces";
+import { similarityFunction } from "../store/similarity";
 import { findUser, findUserByUsername } from "../store/users";
 import { toProject } from "./project-view";
 import { viewerOf } from "./projects";
@@ -23,7 +24,8 @@ export async function listProjectsFinder(
   const viewer = viewerOf(req.actor);
   if (req.minAccessLevel && !(ACCESS_LEVELS as readonly number[]).includes(req.minAccessLevel))
     throw badParameter("min_access_level does not have a valid value");
-  const order = listOrder(req.orderBy, req.sort);
+  if (req.orderBy === "similarity" && req.page?.keyset)
+    throw badParameter("Keyset pagination is not yet available for this type of request");
   const query: ProjectListQuery = {
     userId: viewer.userId,
     admin: viewer.admin,
@@ -38,7 +40,7 @@ export async function listProjectsFinder(
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     topics: topicsOf(req.topics),
-    order,
+    ...(await orderOf(deps, req.orderBy, req.sort, req.search)),
     // GitLab ignores both for everyone but administrators.
     customAttributes: viewer.admin
       ? Object.entries(req.customAttributes).map(([key, value]) => ({ key, value }))
@@ -49,6 +51,36 @@ export async function listProjectsFinder(
 
 /** GitLab's `topic` parameter: comma-separated names, blanks dropped. */
 export const topicsOf = (topics: string[]) => topics.map((t) => t.trim()).filter(Boolean);
+
+/**
+ * A list's order: a column's, or `similarity` (GitLab's sorted_by_similarity_desc): with a search,
+ * the score of path, name and description, then id desc, whatever `sort` says; without one, name
+ * ascending with the id in `sort`'s direction.
+ */
+export async function orderOf(
+  deps: Deps,
+  orderBy: string,
+  sort: string,
+  search: string,
+): Promise<Pick<ProjectListQuery, "order" | "similarity">> {
+  if (orderBy !== "similarity") return { order: listOrder(orderBy, sort) };
+  const order: ListOrder = {
+    tag: `similarity:${sort === "asc" ? "asc" : "desc"}`,
+    column: "name",
+    desc: false,
+    tieDesc: sort !== "asc",
+  };
+  const query = search.trim();
+  return { order, similarity: query ? { query, trigram: await trigramOf(deps.pool) } : undefined };
+}
+
+const trigramFunctions = new WeakMap<Pool, Promise<string | undefined>>();
+/** pg_trgm's similarity(), looked up once per pool (the extension does not come and go). */
+const trigramOf = (pool: Pool) => {
+  let found = trigramFunctions.get(pool);
+  if (!found) trigramFunctions.set(pool, (found = similarityFunction(pool)));
+  return found;
+};
 
 /** One page of a project list: keyset after `page.cursor`, or offset with its (capped) count. */
 export async function pageOfProjects(

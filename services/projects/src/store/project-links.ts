@@ -11,7 +11,7 @@ export interface ProjectLinkRow {
   updated_at: Date;
 }
 
-const COLUMNS = `id::int, project_id::int, group_id::int, group_access,
+export const LINK_COLUMNS = `id::int, project_id::int, group_id::int, group_access,
   to_char(expires_at, 'YYYY-MM-DD') AS expires_at, updated_at`;
 
 export async function findProjectLink(
@@ -20,7 +20,7 @@ export async function findProjectLink(
   groupId: number,
 ): Promise<ProjectLinkRow | undefined> {
   const { rows } = await db.query<ProjectLinkRow>(
-    `SELECT ${COLUMNS} FROM project_group_links WHERE project_id = $1 AND group_id = $2`,
+    `SELECT ${LINK_COLUMNS} FROM project_group_links WHERE project_id = $1 AND group_id = $2`,
     [projectId, groupId],
   );
   return rows[0];
@@ -39,7 +39,7 @@ export async function insertProjectLink(
 ): Promise<ProjectLinkRow | undefined> {
   const { rows } = await db.query<ProjectLinkRow>(
     `INSERT INTO project_group_links (project_id, group_id, group_access, expires_at, created_by_id)
-     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id, group_id) DO NOTHING RETURNING ${COLUMNS}`,
+     VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project_id, group_id) DO NOTHING RETURNING ${LINK_COLUMNS}`,
     [l.projectId, l.groupId, l.groupAccess, l.expiresAt, l.createdById],
   );
   return rows[0];
@@ -47,7 +47,7 @@ export async function insertProjectLink(
 
 export async function deleteProjectLink(db: Queryable, id: number): Promise<ProjectLinkRow | undefined> {
   const { rows } = await db.query<ProjectLinkRow>(
-    `DELETE FROM project_group_links WHERE id = $1 RETURNING ${COLUMNS}`,
+    `DELETE FROM project_group_links WHERE id = $1 RETURNING ${LINK_COLUMNS}`,
     [id],
   );
   return rows[0];

@@ -40,6 +40,8 @@ export interface ProjectListQuery {
    * `trigram` is pg_trgm's similarity() when installed, else the documented approximation.
    */
   similarity?: { query: string; trigram: string | undefined };
+  /** A namespace restored a moment ago whose mark this service may still hold: it hides nothing. */
+  restoredNamespaceId?: number;
 }
 
 export type ListedProject = ProjectRow & {
@@ -65,8 +67,9 @@ function build(q: ProjectListQuery) {
         : `p.visibility_level >= ${lowest}`,
     );
   }
+  const restored = q.restoredNamespaceId ? ` AND m.id <> ${w.param(q.restoredNamespaceId)}` : "";
   w.and(
-    `NOT EXISTS (SELECT 1 FROM namespaces m WHERE m.marked_for_deletion_on IS NOT NULL AND m.id = ANY(p.traversal_ids))`,
+    `NOT EXISTS (SELECT 1 FROM namespaces m WHERE m.marked_for_deletion_on IS NOT NULL AND m.id = ANY(p.traversal_ids)${restored})`,
   );
   if (q.namespaceId !== undefined) w.and(`p.namespace_id = ${w.param(q.namespaceId)}`);
   if (q.group) addGroupScope(w, q.group, { signedIn, admin: q.admin });

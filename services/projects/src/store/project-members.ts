@@ -182,7 +182,7 @@ export interface MembershipRow {
   updated_at: Date;
 }
 
-const MEMBERSHIP_COLUMNS = `id::int, project_id::int, user_id::int, access_level,
+export const MEMBERSHIP_COLUMNS = `id::int, project_id::int, user_id::int, access_level,
   to_char(expires_at, 'YYYY-MM-DD') AS expires_at, created_by_id::int, updated_at`;
 
 export async function findMembership(

@@ -173,6 +173,15 @@ export async function markProjectForDeletion(db: Queryable, id: number, byUserId
   );
 }
 
+/** Restore (GitLab's Projects::RestoreService): the mark gone and the project unarchived. */
+export async function clearProjectDeletionMark(db: Queryable, id: number): Promise<void> {
+  await db.query(
+    `UPDATE projects SET marked_for_deletion_on = NULL, deletion_scheduled_by_id = NULL, archived = false,
+       updated_at = now() WHERE id = $1`,
+    [id],
+  );
+}
+
 export async function deleteProject(db: Queryable, id: number): Promise<void> {
   await db.query("DELETE FROM projects WHERE id = $1", [id]);
 }

@@ -100,7 +100,16 @@ export interface MemberUpdated {
 }
 
 export interface MemberRemoved {
-  member?: Membership | undefined;
+  member?:
+    | Membership
+    | undefined;
+  /**
+   * Removed through DELETE /groups/:id/members/:user_id without `skip_subresources` (GitLab's
+   * Members::DestroyService): the user's direct memberships in the projects of the group and of its
+   * subgroups go too (the projects service removes them on this event). Set on that one removal
+   * only, not on the subgroup memberships removed with it, nor on expired or user removals.
+   */
+  withSubresources: boolean;
 }
 
 export interface GroupShared {
@@ -1496,13 +1505,16 @@ export const MemberUpdated: MessageFns<MemberUpdated> = {
 };
 
 function createBaseMemberRemoved(): MemberRemoved {
-  return { member: undefined };
+  return { member: undefined, withSubresources: false };
 }
 
 export const MemberRemoved: MessageFns<MemberRemoved> = {
   encode(message: MemberRemoved, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
     if (message.member !== undefined) {
       Membership.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    if (message.withSubresources !== false) {
+      writer.uint32(16).bool(message.withSubresources);
     }
     return writer;
   },
@@ -1528,6 +1540,14 @@ export const MemberRemoved: MessageFns<MemberRemoved> = {
             message.member = Membership.decode(reader, reader.uint32());
             continue;
           }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.withSubresources = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1541,13 +1561,23 @@ export const MemberRemoved: MessageFns<MemberRemoved> = {
   },
 
   fromJSON(object: any): MemberRemoved {
-    return { member: isSet(object.member) ? Membership.fromJSON(object.member) : undefined };
+    return {
+      member: isSet(object.member) ? Membership.fromJSON(object.member) : undefined,
+      withSubresources: isSet(object.withSubresources)
+        ? globalThis.Boolean(object.withSubresources)
+        : isSet(object.with_subresources)
+        ? globalThis.Boolean(object.with_subresources)
+        : false,
+    };
   },
 
   toJSON(message: MemberRemoved): unknown {
     const obj: any = {};
     if (message.member !== undefined) {
       obj.member = Membership.toJSON(message.member);
+    }
+    if (message.withSubresources !== false) {
+      obj.withSubresources = message.withSubresources;
     }
     return obj;
   },
@@ -1560,6 +1590,7 @@ export const MemberRemoved: MessageFns<MemberRemoved> = {
     message.member = (object.member !== undefined && object.member !== null)
       ? Membership.fromPartial(object.member)
       : undefined;
+    message.withSubresources = object.withSubresources ?? false;
     return message;
   },
 };

@@ -47,12 +47,30 @@ export interface ListGroupProjectsRequest {
   topics: string[];
   /** Only projects with security reports (ultimate): Canopy runs no pipelines, so none has any. */
   withSecurityReports: boolean;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /**
+   * `custom_attributes[key]=value` (every pair must match) and `with_custom_attributes`:
+   * administrators only, ignored for everyone else (as on ListProjectsRequest).
+   */
+  customAttributes: { [key: string]: string };
+  withCustomAttributes: boolean;
+}
+
+export interface ListGroupProjectsRequest_CustomAttributesEntry {
+  key: string;
+  value: string;
 }
 
 export interface GroupDetailProjectsRequest {
   actor?: Actor | undefined;
   groupId: number;
+  /**
+   * The group was restored a moment ago (the answer of POST /groups/:id/restore): its own mark for
+   * deletion, which this service may not have learnt is gone, hides nothing.
+   */
+  restored: boolean;
 }
 
 export interface GroupDetailProjectsResponse {
@@ -88,6 +106,8 @@ function createBaseListGroupProjectsRequest(): ListGroupProjectsRequest {
     topics: [],
     withSecurityReports: false,
     page: undefined,
+    customAttributes: {},
+    withCustomAttributes: false,
   };
 }
 
@@ -146,6 +166,13 @@ export const ListGroupProjectsRequest: MessageFns<ListGroupProjectsRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(146).fork()).join();
+    }
+    globalThis.Object.entries(message.customAttributes).forEach(([key, value]: [string, string]) => {
+      ListGroupProjectsRequest_CustomAttributesEntry.encode({ key: key as any, value }, writer.uint32(154).fork())
+        .join();
+    });
+    if (message.withCustomAttributes !== false) {
+      writer.uint32(160).bool(message.withCustomAttributes);
     }
     return writer;
   },
@@ -307,6 +334,25 @@ export const ListGroupProjectsRequest: MessageFns<ListGroupProjectsRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            const entry19 = ListGroupProjectsRequest_CustomAttributesEntry.decode(reader, reader.uint32());
+            if (entry19.value !== undefined) {
+              message.customAttributes[entry19.key] = entry19.value;
+            }
+            continue;
+          }
+          case 20: {
+            if (tag !== 160) {
+              break;
+            }
+
+            message.withCustomAttributes = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -377,6 +423,38 @@ export const ListGroupProjectsRequest: MessageFns<ListGroupProjectsRequest> = {
         ? globalThis.Boolean(object.with_security_reports)
         : false,
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      customAttributes: isObject(object.customAttributes)
+        ? (globalThis.Object.entries(object.customAttributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : isObject(object.custom_attributes)
+        ? (globalThis.Object.entries(object.custom_attributes) as [string, any][]).reduce(
+          (acc: { [key: string]: string }, [key, value]: [string, any]) => {
+            globalThis.Object.defineProperty(acc, key, {
+              value: globalThis.String(value),
+              enumerable: true,
+              configurable: true,
+              writable: true,
+            });
+            return acc;
+          },
+          {},
+        )
+        : {},
+      withCustomAttributes: isSet(object.withCustomAttributes)
+        ? globalThis.Boolean(object.withCustomAttributes)
+        : isSet(object.with_custom_attributes)
+        ? globalThis.Boolean(object.with_custom_attributes)
+        : false,
     };
   },
 
@@ -436,6 +514,18 @@ export const ListGroupProjectsRequest: MessageFns<ListGroupProjectsRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.customAttributes) {
+      const entries = globalThis.Object.entries(message.customAttributes) as [string, string][];
+      if (entries.length > 0) {
+        obj.customAttributes = {};
+        entries.forEach(([k, v]) => {
+          obj.customAttributes[k] = v;
+        });
+      }
+    }
+    if (message.withCustomAttributes !== false) {
+      obj.withCustomAttributes = message.withCustomAttributes;
+    }
     return obj;
   },
 
@@ -464,12 +554,116 @@ export const ListGroupProjectsRequest: MessageFns<ListGroupProjectsRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.customAttributes = (globalThis.Object.entries(object.customAttributes ?? {}) as [string, string][]).reduce(
+      (acc: { [key: string]: string }, [key, value]: [string, string]) => {
+        if (value !== undefined) {
+          acc[key] = globalThis.String(value);
+        }
+        return acc;
+      },
+      {},
+    );
+    message.withCustomAttributes = object.withCustomAttributes ?? false;
+    return message;
+  },
+};
+
+function createBaseListGroupProjectsRequest_CustomAttributesEntry(): ListGroupProjectsRequest_CustomAttributesEntry {
+  return { key: "", value: "" };
+}
+
+export const ListGroupProjectsRequest_CustomAttributesEntry: MessageFns<
+  ListGroupProjectsRequest_CustomAttributesEntry
+> = {
+  encode(
+    message: ListGroupProjectsRequest_CustomAttributesEntry,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.key !== "") {
+      writer.uint32(10).string(message.key);
+    }
+    if (message.value !== "") {
+      writer.uint32(18).string(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListGroupProjectsRequest_CustomAttributesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListGroupProjectsRequest_CustomAttributesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.key = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.value = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListGroupProjectsRequest_CustomAttributesEntry {
+    return {
+      key: isSet(object.key) ? globalThis.String(object.key) : "",
+      value: isSet(object.value) ? globalThis.String(object.value) : "",
+    };
+  },
+
+  toJSON(message: ListGroupProjectsRequest_CustomAttributesEntry): unknown {
+    const obj: any = {};
+    if (message.key !== "") {
+      obj.key = message.key;
+    }
+    if (message.value !== "") {
+      obj.value = message.value;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListGroupProjectsRequest_CustomAttributesEntry>, I>>(
+    base?: I,
+  ): ListGroupProjectsRequest_CustomAttributesEntry {
+    return ListGroupProjectsRequest_CustomAttributesEntry.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListGroupProjectsRequest_CustomAttributesEntry>, I>>(
+    object: I,
+  ): ListGroupProjectsRequest_CustomAttributesEntry {
+    const message = createBaseListGroupProjectsRequest_CustomAttributesEntry();
+    message.key = object.key ?? "";
+    message.value = object.value ?? "";
     return message;
   },
 };
 
 function createBaseGroupDetailProjectsRequest(): GroupDetailProjectsRequest {
-  return { actor: undefined, groupId: 0 };
+  return { actor: undefined, groupId: 0, restored: false };
 }
 
 export const GroupDetailProjectsRequest: MessageFns<GroupDetailProjectsRequest> = {
@@ -479,6 +673,9 @@ export const GroupDetailProjectsRequest: MessageFns<GroupDetailProjectsRequest> 
     }
     if (message.groupId !== 0) {
       writer.uint32(16).int64(message.groupId);
+    }
+    if (message.restored !== false) {
+      writer.uint32(24).bool(message.restored);
     }
     return writer;
   },
@@ -512,6 +709,14 @@ export const GroupDetailProjectsRequest: MessageFns<GroupDetailProjectsRequest> 
             message.groupId = longToNumber(reader.int64());
             continue;
           }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.restored = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -532,6 +737,7 @@ export const GroupDetailProjectsRequest: MessageFns<GroupDetailProjectsRequest> 
         : isSet(object.group_id)
         ? globalThis.Number(object.group_id)
         : 0,
+      restored: isSet(object.restored) ? globalThis.Boolean(object.restored) : false,
     };
   },
 
@@ -543,6 +749,9 @@ export const GroupDetailProjectsRequest: MessageFns<GroupDetailProjectsRequest> 
     if (message.groupId !== 0) {
       obj.groupId = Math.round(message.groupId);
     }
+    if (message.restored !== false) {
+      obj.restored = message.restored;
+    }
     return obj;
   },
 
@@ -553,6 +762,7 @@ export const GroupDetailProjectsRequest: MessageFns<GroupDetailProjectsRequest> 
     const message = createBaseGroupDetailProjectsRequest();
     message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.groupId = object.groupId ?? 0;
+    message.restored = object.restored ?? false;
     return message;
   },
 };
@@ -879,6 +1089,10 @@ function longToNumber(int64: { toString(): string }): number {
     throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
   }
   return num;
+}
+
+function isObject(value: any): boolean {
+  return typeof value === "object" && value !== null;
 }
 
 function isSet(value: any): boolean {
