@@ -5,6 +5,7 @@ import {
   FORBIDDEN,
   startStack,
   UNAUTHORIZED,
+  unique,
   waitFor,
   type Stack,
 } from "./support";
@@ -198,6 +199,8 @@ describe("sharing a project with a group over HTTP", () => {
 });
 
 describe("project custom attributes over HTTP", () => {
+  // Unique to this run's file: other files' projects in the same database carry attributes too.
+  const GOLD = unique("gold_");
   it("lets administrators set, read, filter by and delete them; everyone else is refused", async () => {
     const owner = await knownUser(stack);
     const admin = await createAdmin(stack);
@@ -208,9 +211,9 @@ describe("project custom attributes over HTTP", () => {
 
     expectError(await stack.gw.get(attrs), 403, FORBIDDEN);
     expectError(await stack.gw.get(attrs, { token: owner.secret }), 403, FORBIDDEN);
-    expectError(await stack.gw.put(`${attrs}/tier`, { form: { value: "gold" } }), 401, UNAUTHORIZED);
+    expectError(await stack.gw.put(`${attrs}/tier`, { form: { value: GOLD } }), 401, UNAUTHORIZED);
     expectError(
-      await stack.gw.put(`${attrs}/tier`, { token: owner.secret, form: { value: "gold" } }),
+      await stack.gw.put(`${attrs}/tier`, { token: owner.secret, form: { value: GOLD } }),
       403,
       FORBIDDEN,
     );
@@ -225,12 +228,12 @@ describe("project custom attributes over HTTP", () => {
       },
     );
 
-    const set = await stack.gw.put(`${attrs}/tier`, { token: adminToken, form: { value: "gold" } });
+    const set = await stack.gw.put(`${attrs}/tier`, { token: adminToken, form: { value: GOLD } });
     expect(set.status).toBe(200);
-    expect(set.body).toEqual({ key: "tier", value: "gold" });
+    expect(set.body).toEqual({ key: "tier", value: GOLD });
     await stack.gw.put(`${attrs}/team`, { token: adminToken, form: { value: "core" } });
     expect((await stack.gw.get(attrs, { token: adminToken })).body).toEqual([
-      { key: "tier", value: "gold" },
+      { key: "tier", value: GOLD },
       { key: "team", value: "core" },
     ]);
     expect((await stack.gw.get(`${attrs}/team`, { token: adminToken })).body).toEqual({
@@ -245,7 +248,7 @@ describe("project custom attributes over HTTP", () => {
       token: adminToken,
     });
     expect((detail.body as Json).custom_attributes).toEqual([
-      { key: "tier", value: "gold" },
+      { key: "tier", value: GOLD },
       { key: "team", value: "core" },
     ]);
     const ownerDetail = await stack.gw.get(`/api/v4/projects/${project.id}?with_custom_attributes=true`, {
@@ -254,18 +257,18 @@ describe("project custom attributes over HTTP", () => {
     expect((ownerDetail.body as Json).custom_attributes).toBeUndefined();
 
     const filtered = await stack.gw.get(
-      "/api/v4/projects?custom_attributes[tier]=gold&with_custom_attributes=true",
+      `/api/v4/projects?custom_attributes[tier]=${GOLD}&with_custom_attributes=true`,
       {
         token: adminToken,
       },
     );
     expect((filtered.body as Json[]).map((p) => p.id)).toEqual([project.id]);
     expect((filtered.body as Json[])[0]!.custom_attributes).toEqual([
-      { key: "tier", value: "gold" },
+      { key: "tier", value: GOLD },
       { key: "team", value: "core" },
     ]);
     // Ignored for anyone but administrators: the owner's list still holds both projects.
-    const ignored = await stack.gw.get("/api/v4/projects?custom_attributes[tier]=gold&owned=true", {
+    const ignored = await stack.gw.get(`/api/v4/projects?custom_attributes[tier]=${GOLD}&owned=true`, {
       token: owner.secret,
     });
     expect((ignored.body as Json[]).map((p) => p.id).sort()).toEqual([project.id, other.id].sort());
