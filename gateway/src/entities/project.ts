@@ -56,6 +56,22 @@ const FEATURE_SWITCHES: Record<string, string> = {
   container_registry_enabled: "container_registry",
 };
 
+const FEATURE_SWITCH_ENTRIES = Object.entries(FEATURE_SWITCHES);
+
+/**
+ * `<feature>_access_level`, the same string each time: a key built afresh for every project made
+ * V8 hash it anew on every entity (most of the entity's cost at 20 projects a page).
+ */
+const accessLevelKeys = new Map<string, string>();
+function accessLevelKey(feature: string): string {
+  let key = accessLevelKeys.get(feature);
+  if (key === undefined) {
+    key = `${feature}_access_level`;
+    if (accessLevelKeys.size < 256) accessLevelKeys.set(feature, key);
+  }
+  return key;
+}
+
 /** GitLab's Project entity (lib/api/entities/project.rb), as the project and list endpoints answer. */
 export function projectEntity(p: projects.Project, s: ProjectShaping) {
   const url = base(s.externalUrl);
@@ -64,22 +80,25 @@ export function projectEntity(p: projects.Project, s: ProjectShaping) {
   const ns = p.namespace!;
   const enabled = (feature: string) => p.accessLevels[feature] !== "disabled";
   const tier = planFeatures(s.plan);
-  return {
-    ...basic,
-    _links: {
-      self,
-      ...(enabled("issues") ? { issues: `${self}/issues` } : {}),
-      ...(enabled("merge_requests") ? { merge_requests: `${self}/merge_requests` } : {}),
-      repo_branches: `${self}/repository/branches`,
-      labels: `${self}/labels`,
-      events: `${self}/events`,
-      members: `${self}/members`,
-      cluster_agents: `${self}/cluster_agents`,
-    },
-    empty_repo: true,
-    archived: p.archived,
-    visibility: p.visibility,
-    ...(ns.kind === "user"
+  // Built by assignment, in the order and with the overrides of the object spread it replaces:
+  // one literal of ~100 keys spread together from seven objects cost ~0.4 ms per project in V8.
+  const out: Record<string, unknown> = { ...basic };
+  out._links = {
+    self,
+    ...(enabled("issues") ? { issues: `${self}/issues` } : {}),
+    ...(enabled("merge_requests") ? { merge_requests: `${self}/merge_requests` } : {}),
+    repo_branches: `${self}/repository/branches`,
+    labels: `${self}/labels`,
+    events: `${self}/events`,
+    members: `${self}/members`,
+    cluster_agents: `${self}/cluster_agents`,
+  };
+  out.empty_repo = true;
+  out.archived = p.archived;
+  out.visibility = p.visibility;
+  Object.assign(
+    out,
+    ns.kind === "user"
       ? {
           owner: {
             id: ns.ownerId,
@@ -90,25 +109,28 @@ export function projectEntity(p: projects.Project, s: ProjectShaping) {
             web_url: `${url}/${ns.ownerUsername}`,
           },
         }
-      : {}),
-    container_expiration_policy: {
-      cadence: "1d",
-      enabled: false,
-      keep_n: 10,
-      older_than: "90d",
-      name_regex: ".*",
-      name_regex_keep: null,
-      next_run_at: iso(new Date((p.createdAt?.getTime() ?? 0) + 86_400_000)),
-    },
-    repository_object_format: "sha1",
-    ...Object.fromEntries(Object.entries(FEATURE_SWITCHES).map(([k, f]) => [k, enabled(f)])),
-    ...Object.fromEntries(Object.entries(p.accessLevels).map(([f, level]) => [`${f}_access_level`, level])),
-    service_desk_address: null,
-    can_create_merge_request_in: p.accessLevel >= 30 && enabled("merge_requests"),
-    emails_enabled: !p.flags.emails_disabled,
-    ...p.flags,
-    ...p.numbers,
-    ...Object.fromEntries(
+      : {},
+  );
+  out.container_expiration_policy = {
+    cadence: "1d",
+    enabled: false,
+    keep_n: 10,
+    older_than: "90d",
+    name_regex: ".*",
+    name_regex_keep: null,
+    next_run_at: iso(new Date((p.createdAt?.getTime() ?? 0) + 86_400_000)),
+  };
+  out.repository_object_format = "sha1";
+  for (const [k, f] of FEATURE_SWITCH_ENTRIES) out[k] = enabled(f);
+  for (const [f, level] of Object.entries(p.accessLevels)) out[accessLevelKey(f)] = level;
+  out.service_desk_address = null;
+  out.can_create_merge_request_in = p.accessLevel >= 30 && enabled("merge_requests");
+  out.emails_enabled = !p.flags.emails_disabled;
+  Object.assign(out, p.flags);
+  Object.assign(out, p.numbers);
+  Object.assign(
+    out,
+    Object.fromEntries(
       [
         "build_coverage_regex",
         "ci_config_path",
@@ -118,35 +140,39 @@ export function projectEntity(p: projects.Project, s: ProjectShaping) {
         "issue_branch_template",
       ].map((k) => [k, p.texts[k] ?? null]),
     ),
-    ...p.texts,
-    creator_id: p.creatorId,
-    import_url: null,
-    import_type: null,
-    import_status: "none",
-    import_error: null,
-    open_issues_count: 0,
-    description_html: p.description ? escapeHtml(p.description) : "",
-    updated_at: iso(p.updatedAt),
-    ci_separated_caches: true,
-    ci_allow_fork_pipelines_to_run_in_parent_project: true,
-    group_runners_enabled: true,
-    runner_token_expiration_interval: null,
-    enforce_auth_checks_on_uploads: true,
-    shared_with_groups: p.sharedWithGroups.map((g) => ({
-      group_id: g.groupId,
-      group_name: g.groupName,
-      group_full_path: g.groupFullPath,
-      group_access_level: g.groupAccessLevel,
-      expires_at: g.expiresAt || null,
-    })),
-    ...(tier.adjournedDeletion
+  );
+  Object.assign(out, p.texts);
+  out.creator_id = p.creatorId;
+  out.import_url = null;
+  out.import_type = null;
+  out.import_status = "none";
+  out.import_error = null;
+  out.open_issues_count = 0;
+  out.description_html = p.description ? escapeHtml(p.description) : "";
+  out.updated_at = iso(p.updatedAt);
+  out.ci_separated_caches = true;
+  out.ci_allow_fork_pipelines_to_run_in_parent_project = true;
+  out.group_runners_enabled = true;
+  out.runner_token_expiration_interval = null;
+  out.enforce_auth_checks_on_uploads = true;
+  out.shared_with_groups = p.sharedWithGroups.map((g) => ({
+    group_id: g.groupId,
+    group_name: g.groupName,
+    group_full_path: g.groupFullPath,
+    group_access_level: g.groupAccessLevel,
+    expires_at: g.expiresAt || null,
+  }));
+  Object.assign(
+    out,
+    tier.adjournedDeletion
       ? {
           marked_for_deletion_at: p.markedForDeletionOn || null,
           marked_for_deletion_on: p.markedForDeletionOn || null,
         }
-      : {}),
-    compliance_frameworks: [],
-  };
+      : {},
+  );
+  out.compliance_frameworks = [];
+  return out;
 }
 
 /** The single-project answer adds the caller's `permissions` (GitLab's ProjectWithAccess). */

@@ -87,6 +87,58 @@ describe("project access: one definition, every path to it", () => {
       failed(status.NOT_FOUND, { resource: "Project" }),
     );
   });
+  it("gives lists the level single reads give, on every path (membership, min_access_level, owned)", async () => {
+    const inherited = await h.newUser();
+    await h.addMember(top.id, inherited, 40);
+    const other = await h.newGroup(owner);
+    const viaShare = await h.newUser();
+    await h.addMember(other.id, viaShare, 50);
+    await h.shareGroup(top.id, other.id, 30);
+    const member = await h.newUser();
+    await h.db.query("INSERT INTO project_members (project_id, user_id, access_level) VALUES ($1, $2, 20)", [
+      project.id,
+      member.user.id,
+    ]);
+    const invitedTop = await h.newGroup(owner);
+    const invited = await h.newGroup(owner, {}, invitedTop.id);
+    const viaLink = await h.newUser();
+    await h.addMember(invitedTop.id, viaLink, 50);
+    await h.db.query(
+      "INSERT INTO project_group_links (project_id, group_id, group_access) VALUES ($1, $2, 10)",
+      [project.id, invited.id],
+    );
+    const lists = async (u: TestUser, extra: object) =>
+      ids(await h.rpc.listProjects({ actor: u.actor, search: project.path, ...extra })).includes(project.id);
+    for (const [u, level] of [
+      [owner, 50],
+      [inherited, 40],
+      [viaShare, 30],
+      [member, 20],
+      [viaLink, 10],
+    ] as const) {
+      expect(await accessOf(u)).toBe(level);
+      expect(await lists(u, {})).toBe(true);
+      expect(await lists(u, { membership: true })).toBe(true);
+      expect(await lists(u, { minAccessLevel: level })).toBe(true);
+      if (level < 50) expect(await lists(u, { minAccessLevel: level + 10 })).toBe(false);
+      expect(await lists(u, { owned: true })).toBe(level === 50);
+    }
+    const stranger = await h.newUser();
+    expect(await lists(stranger, {})).toBe(false);
+    expect(await lists(stranger, { membership: true })).toBe(false);
+  });
+
+  it("lists a personal project to its owner at Owner, and to no one else", async () => {
+    const me = await h.newUser();
+    const personal = await h.newProject(me, undefined, { visibility: "private" });
+    const listed = await h.rpc.listProjects({ actor: me.actor, owned: true, search: personal.path });
+    expect(ids(listed)).toEqual([personal.id]);
+    expect(
+      ids(await h.rpc.listProjects({ actor: me.actor, minAccessLevel: 50, search: personal.path })),
+    ).toEqual([personal.id]);
+    const stranger = await h.newUser();
+    expect(ids(await h.rpc.listProjects({ actor: stranger.actor, search: personal.path }))).toEqual([]);
+  });
 });
 
 describe("ListProjects", () => {

@@ -17,9 +17,9 @@ export const UTC_TODAY = "(now() AT TIME ZONE 'utc')::date";
  * Administrators are not special here: callers give them everything.
  *
  * `authorizedGroupsSql` is the user's groups with the level each gives *to that group and its
- * descendants* (1 and 2; `direct` marks 1, the memberships that 4 builds on). The two statements
- * below build on it: `projectAccessSql` for one project, `authorizedProjectsSql` for lists.
- * `$user` is the placeholder of the user id.
+ * descendants* (1 and 2; `direct` marks 1, the memberships that 4 builds on). `authorizationCtes`
+ * builds the rest on it, and lists, counts and single reads (`projectAccessOf`) all use those CTEs:
+ * `reachesSql` to filter, `accessLevelSql` for the level. `$user` is the placeholder of the user id.
  */
 export const authorizedGroupsSql = (user: string) => `
   SELECT m.namespace_id, m.access_level, true AS direct
@@ -36,11 +36,11 @@ export const authorizedGroupsSql = (user: string) => `
      AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY})
      AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${user} AND b.state <> 'active')`;
 
-/** Every project the user has access to, with the level (one row per path; callers take the max). */
-export const authorizedProjectsSql = (user: string) => `
-  SELECT p.id AS project_id, g.access_level
-    FROM authorized_groups g JOIN projects p ON p.traversal_ids @> ARRAY[g.namespace_id]
-  UNION ALL
+/**
+ * The project-level paths (3 and 4): (project_id, access_level), one row per path. Built on
+ * `authorized_groups`.
+ */
+export const directProjectsSql = (user: string) => `
   SELECT pm.project_id, pm.access_level
     FROM project_members pm
    WHERE pm.user_id = ${user} AND (pm.expires_at IS NULL OR pm.expires_at > ${UTC_TODAY})
@@ -50,18 +50,51 @@ export const authorizedProjectsSql = (user: string) => `
     FROM authorized_groups g
     JOIN namespaces sg ON sg.traversal_ids @> ARRAY[g.namespace_id]
     JOIN project_group_links l ON l.group_id = sg.id
-   WHERE g.direct AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY})
+   WHERE g.direct AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY})`;
+
+/**
+ * The namespace-level paths (1, 2 and 5): the namespaces whose projects, and their descendants'
+ * (a project's traversal_ids hold its namespace and every ancestor), the user reaches, with the
+ * level. Built on `authorized_groups`.
+ */
+export const accessNamespacesSql = (user: string) => `
+  SELECT namespace_id, access_level FROM authorized_groups
   UNION ALL
-  SELECT p.id, 50
-    FROM namespaces n JOIN projects p ON p.namespace_id = n.id
+  SELECT n.id, 50
+    FROM namespaces n
    WHERE n.owner_id = ${user} AND n.kind = 'user'
      AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${user} AND b.state <> 'active')`;
 
-/** The CTEs `authorized_groups` and `authorized_projects` (project_id, access_level) for `$user`. */
+/**
+ * The CTEs of project access for lists and counts: `authorized_groups`, `access_namespaces`
+ * (namespace_id, access_level) and `access_projects` (project_id, access_level), each small (what
+ * the user is a member of, not what that reaches). A project is reached through a namespace in its
+ * traversal_ids or through its own id: `reachesSql` tests that with two arrays computed once per
+ * statement (the GIN index on traversal_ids and the primary key answer them), so a list ordered by
+ * an index walks that index and stops at its page; `accessLevelSql` is the level for one row.
+ */
 export const authorizationCtes = (user: string) =>
   `authorized_groups AS (${authorizedGroupsSql(user)}),
-   authorized_projects AS (SELECT project_id, max(access_level)::int AS access_level
-                             FROM (${authorizedProjectsSql(user)}) a GROUP BY project_id)`;
+   access_namespaces AS (SELECT namespace_id, max(access_level)::int AS access_level
+                           FROM (${accessNamespacesSql(user)}) a GROUP BY namespace_id),
+   access_projects AS (SELECT project_id, max(access_level)::int AS access_level
+                         FROM (${directProjectsSql(user)}) a GROUP BY project_id)`;
+
+/**
+ * Whether the user (authorizationCtes) reaches project `p` at `min` or higher (any level without
+ * it). A project's level is the highest of its paths, so "level >= min" is "some path >= min".
+ */
+export const reachesSql = (p: string, min?: string) => {
+  const at = min === undefined ? "" : ` WHERE access_level >= ${min}`;
+  return `(${p}.traversal_ids && ARRAY(SELECT namespace_id FROM access_namespaces${at})
+    OR ${p}.id = ANY(ARRAY(SELECT project_id FROM access_projects${at})))`;
+};
+
+/** The user's level (authorizationCtes) in project `p`, 0 without access. */
+export const accessLevelSql = (p: string) =>
+  `COALESCE(GREATEST(
+     (SELECT max(an.access_level) FROM access_namespaces an WHERE an.namespace_id = ANY(${p}.traversal_ids)),
+     (SELECT ap.access_level FROM access_projects ap WHERE ap.project_id = ${p}.id)), 0)`;
 
 export interface ProjectAccess {
   /** The highest level reaching the project; 0 without any. */
@@ -72,7 +105,11 @@ export interface ProjectAccess {
   group_access_level: number;
 }
 
-/** The user's effective access to one project (its id and its namespace's traversal_ids). */
+/**
+ * The user's effective access to one project (its id and its namespace's traversal_ids): the same
+ * CTEs and level as lists (authorizationCtes, accessLevelSql), for one row; PostgreSQL pushes the
+ * project's id into `access_projects`, so only that project's memberships and shares are read.
+ */
 export async function projectAccessOf(
   db: Queryable,
   userId: number,
@@ -80,26 +117,17 @@ export async function projectAccessOf(
 ): Promise<ProjectAccess> {
   const { rows } = await db.query<ProjectAccess>({
     name: "projects-access-of",
-    text: `WITH authorized_groups AS (${authorizedGroupsSql("$1")}),
-      active AS (SELECT NOT EXISTS (SELECT 1 FROM users b WHERE b.id = $1 AND b.state <> 'active') AS ok),
-      via_group AS (
-        SELECT max(access_level) AS level FROM authorized_groups WHERE namespace_id = ANY($3::bigint[])),
-      via_owner AS (
-        SELECT 50 AS level FROM namespaces n, active WHERE active.ok AND n.id = $4 AND n.kind = 'user' AND n.owner_id = $1),
-      via_member AS (
-        SELECT pm.access_level AS level FROM project_members pm, active
-         WHERE active.ok AND pm.project_id = $2 AND pm.user_id = $1
-           AND (pm.expires_at IS NULL OR pm.expires_at > ${UTC_TODAY})),
-      via_link AS (
-        SELECT LEAST(l.group_access, g.access_level) AS level
-          FROM project_group_links l JOIN namespaces sg ON sg.id = l.group_id
-          JOIN authorized_groups g ON g.direct AND g.namespace_id = ANY(sg.traversal_ids)
-         WHERE l.project_id = $2 AND (l.expires_at IS NULL OR l.expires_at > ${UTC_TODAY}))
-      SELECT GREATEST((SELECT max(level) FROM via_group), (SELECT max(level) FROM via_owner),
-                      (SELECT max(level) FROM via_member), (SELECT max(level) FROM via_link), 0)::int AS access_level,
-             COALESCE((SELECT max(level) FROM via_member), 0)::int AS project_access_level,
-             COALESCE((SELECT max(level) FROM via_group), 0)::int AS group_access_level`,
-    values: [userId, project.id, project.traversal_ids, project.namespace_id],
+    text: `WITH ${authorizationCtes("$1")}
+      SELECT ${accessLevelSql("p")}::int AS access_level,
+             COALESCE((SELECT max(pm.access_level) FROM project_members pm
+                        WHERE pm.project_id = p.id AND pm.user_id = $1
+                          AND (pm.expires_at IS NULL OR pm.expires_at > ${UTC_TODAY})
+                          AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = $1 AND b.state <> 'active')), 0)::int
+               AS project_access_level,
+             COALESCE((SELECT max(g.access_level) FROM authorized_groups g
+                        WHERE g.namespace_id = ANY(p.traversal_ids)), 0)::int AS group_access_level
+        FROM (SELECT $2::bigint AS id, $3::bigint[] AS traversal_ids) p`,
+    values: [userId, project.id, project.traversal_ids],
   });
   return rows[0]!;
 }

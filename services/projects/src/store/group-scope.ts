@@ -1,5 +1,5 @@
 import type { Where } from "@canopy/kit";
-import { UTC_TODAY } from "./access";
+import { reachesSql, UTC_TODAY } from "./access";
 
 /**
  * The conditions GET /groups/:id/projects and /projects/shared add to a project list (GitLab's
@@ -31,7 +31,7 @@ function featureAvailable(feature: string, minAccess: number, caller: { signedIn
   const level = featureLevel(feature);
   if (caller.admin) return `${level} > 0`;
   if (!caller.signedIn) return `${level} >= 20`;
-  return `${level} >= 20 OR (${level} = 10 AND COALESCE(ap.access_level, 0) >= ${minAccess})`;
+  return `${level} >= 20 OR (${level} = 10 AND ${reachesSql("p", String(minAccess))})`;
 }
 
 export function addGroupScope(w: Where, s: GroupScope, caller: { signedIn: boolean; admin: boolean }): void {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { containsPattern, COUNT_CAP, Where, type Queryable } from "@canopy/kit";
 import { isTimeColumn, type ListOrder } from "../domain/list-order";
 import type { SearchTerms } from "../domain/search";
-import { authorizationCtes } from "./access";
+import { accessLevelSql, authorizationCtes, reachesSql } from "./access";
 import { addGroupScope, type GroupScope } from "./group-scope";
 import { countAndKeep, countKey, keptCountColumn } from "./list-counts";
 import { PROJECT_COLUMNS, PROJECT_JOINS, type ProjectRow } from "./projects";
@@ -62,9 +62,7 @@ function build(q: ProjectListQuery) {
   if (!q.admin) {
     const lowest = w.param(q.lowest);
     w.and(
-      signedIn
-        ? `p.visibility_level >= ${lowest} OR ap.project_id IS NOT NULL`
-        : `p.visibility_level >= ${lowest}`,
+      signedIn ? `p.visibility_level >= ${lowest} OR ${reachesSql("p")}` : `p.visibility_level >= ${lowest}`,
     );
   }
   const restored = q.restoredNamespaceId ? ` AND m.id <> ${w.param(q.restoredNamespaceId)}` : "";
@@ -74,9 +72,9 @@ function build(q: ProjectListQuery) {
   if (q.namespaceId !== undefined) w.and(`p.namespace_id = ${w.param(q.namespaceId)}`);
   if (q.group) addGroupScope(w, q.group, { signedIn, admin: q.admin });
   if (q.owned)
-    w.and(signedIn ? `ap.access_level >= 50 OR (n.kind = 'user' AND n.owner_id = ${user()})` : "false");
-  if (q.membership) w.and(signedIn ? "ap.project_id IS NOT NULL" : "false");
-  if (q.minAccessLevel) w.and(signedIn ? `ap.access_level >= ${w.param(q.minAccessLevel)}` : "false");
+    w.and(signedIn ? `${reachesSql("p", "50")} OR (n.kind = 'user' AND n.owner_id = ${user()})` : "false");
+  if (q.membership) w.and(signedIn ? reachesSql("p") : "false");
+  if (q.minAccessLevel) w.and(signedIn ? reachesSql("p", w.param(q.minAccessLevel)) : "false");
   if (q.starred)
     w.and(
       signedIn
@@ -104,8 +102,7 @@ function build(q: ProjectListQuery) {
   }
   const cteList = signedIn ? [authorizationCtes(user())] : [];
   const ctes = cteList.length ? `WITH ${cteList.join(",\n")}` : "";
-  const accessJoin = signedIn ? "LEFT JOIN authorized_projects ap ON ap.project_id = p.id" : "";
-  return { w, cteList, ctes, accessJoin, user };
+  return { w, cteList, ctes, user };
 }
 
 const keyExpr = (order: ListOrder) => `p.${order.column}`;
@@ -140,7 +137,7 @@ export async function listProjects(
   q: ProjectListQuery,
   window: { limit: number; offset: number; after?: [string | number, number]; keptCount?: boolean },
 ): Promise<ListedProject[]> {
-  const { w, ctes, accessJoin, user } = build(q);
+  const { w, ctes, user } = build(q);
   const dir = q.order.desc ? "DESC" : "ASC";
   const tieDir = (q.order.tieDesc ?? q.order.desc) ? "DESC" : "ASC";
   const orderBy = q.similarity
@@ -157,9 +154,9 @@ export async function listProjects(
   const text = `${ctes}
      SELECT ${PROJECT_COLUMNS}, ${kept} AS kept_count,
             ${keyExpr(q.order)}::text AS sort_key,
-            ${signedIn ? "COALESCE(ap.access_level, 0)" : "0"}::int AS caller_access,
+            ${signedIn ? accessLevelSql("p") : "0"}::int AS caller_access,
             ${signedIn ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})` : "false"} AS caller_starred
-       FROM projects p ${PROJECT_JOINS} ${accessJoin}
+       FROM projects p ${PROJECT_JOINS}
        ${w.sql}
       ORDER BY ${orderBy}
       LIMIT ${Number(window.limit)} OFFSET ${Number(window.after ? 0 : window.offset)}`;
@@ -200,8 +197,8 @@ export async function countProjects(
   kept?: number | null,
 ): Promise<number> {
   if (typeof kept === "number") return kept;
-  const { w, cteList, accessJoin } = build(q);
-  const expression = `(SELECT count(*) FROM (SELECT 1 FROM projects p ${PROJECT_JOINS} ${accessJoin} ${w.sql}
+  const { w, cteList } = build(q);
+  const expression = `(SELECT count(*) FROM (SELECT 1 FROM projects p ${PROJECT_JOINS} ${w.sql}
                         LIMIT ${COUNT_CAP + 1}) capped)`;
   return countAndKeep(db, countKeyOf(q), { w, ctes: cteList, expression });
 }
