@@ -3,20 +3,28 @@
  * after a write through any gateway, dropped by events for changes made without a request.
  */
 import { randomBytes } from "node:crypto";
+import { throwawayDatabase, type ThrowawayDatabase } from "@canopy/kit/testing";
 import { auth, groups } from "@canopy/protos";
 import { signedInUser, startStack, unique, waitFor, type Gateway, type Stack } from "./support";
 
 let stack: Stack;
 let second: Gateway;
+// A database and event stream of its own: other files' events, on the run's shared stream, would
+// drop this file's kept answers at any moment (the drops are what it checks).
+let db: ThrowawayDatabase;
 beforeAll(async () => {
+  db = await throwawayDatabase("canopy_test_answers_");
   const cached = {
     CANOPY_ANSWER_CACHE_SECONDS: "60",
     CANOPY_REDIS_KEY_PREFIX: `answers${randomBytes(3).toString("hex")}:`,
   };
-  stack = await startStack({ gateways: [cached, cached] });
+  stack = await startStack({ env: db.env, gateways: [cached, cached] });
   second = stack.gateways[1]!;
 });
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await stack.stop();
+  await db.drop();
+});
 
 const describeOf = async (gw: Gateway, token: string, id: number) =>
   ((await gw.get(`/api/v4/groups/${id}`, { token })).body as { description: string }).description;

@@ -59,6 +59,19 @@ beforeAll(async () => {
     .id as number;
   w.h = (await createGroup(t, { name: `${prefix}-h`, path: `${prefix}-h`, visibility: "public" }))
     .id as number;
+  // The owner's memberships reach the projects service by event; archive and star below check them
+  // there (on a loaded machine the copy can lag the group's creation by seconds).
+  await waitFor(
+    "the projects service's copy of the owner's memberships",
+    async () => {
+      const { rows } = await projectsDb.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM group_members WHERE user_id = $1 AND namespace_id = ANY($2::bigint[])",
+        [owner.user.id, [w.g, w.s, w.h]],
+      );
+      return rows[0]!.n === 3;
+    },
+    30_000,
+  );
   // Creation order is the default order's (created_at desc): alpha, beta, gamma, delta, shared.
   w.alpha = await createProject(t, {
     name: "alpha",

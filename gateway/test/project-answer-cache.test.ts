@@ -5,6 +5,7 @@
  * user change applied to its copies after the gateways heard of it).
  */
 import { randomBytes } from "node:crypto";
+import { throwawayDatabase, type ThrowawayDatabase } from "@canopy/kit/testing";
 import { auth, projects } from "@canopy/protos";
 import { signedInUser, startStack, unique, waitFor, type Gateway, type Stack } from "./support";
 
@@ -13,15 +14,22 @@ jest.setTimeout(60_000);
 
 let stack: Stack;
 let second: Gateway;
+// A database and event stream of its own: other files' events, on the run's shared stream, would
+// drop this file's kept answers at any moment (the drops are what it checks).
+let db: ThrowawayDatabase;
 beforeAll(async () => {
+  db = await throwawayDatabase("canopy_test_panswers_");
   const cached = {
     CANOPY_ANSWER_CACHE_SECONDS: "60",
     CANOPY_REDIS_KEY_PREFIX: `panswers${randomBytes(3).toString("hex")}:`,
   };
-  stack = await startStack({ gateways: [cached, cached] });
+  stack = await startStack({ env: db.env, gateways: [cached, cached] });
   second = stack.gateways[1]!;
 });
-afterAll(() => stack.stop());
+afterAll(async () => {
+  await stack.stop();
+  await db.drop();
+});
 
 type Project = { id: number; description: string | null; path: string; star_count: number };
 
