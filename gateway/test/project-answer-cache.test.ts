@@ -117,5 +117,6 @@ it("shows a project reached through a new group membership once the projects ser
   await waitFor(
     "the membership to reach the viewer's project list",
     async () => (await pathsOf(second, viewer.secret, `search=${path}`)).length === 1,
+    30_000, // an event's way on a loaded machine
   );
 });

@@ -41,10 +41,26 @@ async function createProject(token: string, json: Json): Promise<number> {
 }
 
 const ids = (body: unknown) => (body as Json[]).map((p) => p.id);
-const newGroup = (json: Json = {}) => {
+/**
+ * A group of the owner's, once the projects service's copy has their membership: project writes
+ * check it there, and on a loaded machine the event can lag the group's creation by seconds.
+ */
+async function newGroup(json: Json = {}): Promise<Json> {
   const path = unique("cg");
-  return createGroup(owner.secret, { name: path, path, visibility: "public", ...json });
-};
+  const group = await createGroup(owner.secret, { name: path, path, visibility: "public", ...json });
+  await waitFor(
+    "the projects service's copy of the owner's membership",
+    async () => {
+      const { rows } = await stack.db.query(
+        "SELECT 1 FROM projects.group_members WHERE namespace_id = $1 AND user_id = $2",
+        [group.id, owner.user.id],
+      );
+      return rows.length === 1;
+    },
+    30_000,
+  );
+  return group;
+}
 
 beforeAll(async () => {
   stack = await startStack();

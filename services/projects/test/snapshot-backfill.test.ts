@@ -110,9 +110,12 @@ const republished = () =>
 describe("the groups service's snapshot backfill, seen by a projects service that joins later", () => {
   it("copies every older namespace, membership and share, and a second republication changes nothing", async () => {
     await startGroups();
-    // A fresh database: nothing to publish, each backfill marked done.
+    // A fresh database: nothing older to publish, each backfill marked done.
     await waitFor("the backfills to finish on a fresh database", async () => (await backfillsDone()) === 3);
-    expect(await republished()).toBe(0);
+    // At most root's personal namespace, if its user event was applied before the pass ran.
+    expect(await republished()).toBeLessThanOrEqual(
+      await count("SELECT count(*)::int AS n FROM groups.namespaces"),
+    );
     await stopGroups();
     // The older data, then the upgrade (the backfills owed again).
     await insertOlderData();
