@@ -18,6 +18,7 @@
 // drift between runs does not pass for cost). One number measures one size.
 //
 // BENCH_GROUPS (100000), BENCH_GROUP_USERS (10000), BENCH_SECONDS (10), BENCH_CONNECTIONS (32),
+// BENCH_ROUNDS (1: rounds of each case beside health, the round with the median ratio kept),
 // BENCH_WARMUP_SECONDS (2), BENCH_IDLE_SETTLE_SECONDS (10), BENCH_MODES (cached,uncached);
 // BENCH_CASES=member,admin runs only the cases whose name contains one of the words; BENCH_HOLD=1
 // prints the stack's URL, tokens and database and waits for Ctrl-C before loading (to profile by
@@ -45,6 +46,7 @@ const DESCENDANTS = "GET /groups/:id/descendant_groups";
 const USERS = intFromEnv("BENCH_GROUP_USERS", 10_000);
 const SECONDS = intFromEnv("BENCH_SECONDS", 10);
 const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 32);
+const ROUNDS = intFromEnv("BENCH_ROUNDS", 1);
 const WARMUP_SECONDS = intFromEnv("BENCH_WARMUP_SECONDS", 2);
 const IDLE_SETTLE_SECONDS = intFromEnv("BENCH_IDLE_SETTLE_SECONDS", 10);
 const UNLIMITED = "1000000000";
@@ -131,6 +133,7 @@ async function main(stack: BenchStack, started: number) {
     seconds: SECONDS,
     warmupSeconds: WARMUP_SECONDS,
     connections: CONNECTIONS,
+    rounds: ROUNDS,
     pids: async () => ({ ...stack.pids, launcher: stack.launcherPid, ...(await backends.pids()) }),
   };
   const bySize: Results[] = [];

@@ -2,7 +2,7 @@
 // schema), its copies written straight into the projects schema as the projects service's consumers
 // would have made them (namespaces, group memberships, users), and projects generated with set-based
 // SQL over it: one in each of the 10,000 groups of the big public subtree (its root then holds 10,000
-// projects in its subtree), the rest spread evenly over the other groups, each as visible as its
+// projects in its subtree), 100 straight in the member's first root (the group detail's), the rest spread evenly over the other groups, each as visible as its
 // group. Growing adds projects outside the big subtree only, so the same requests see the same rows.
 import { Client } from "pg";
 import { generateGroups, type Dataset as GroupsDataset } from "./groups-dataset";
@@ -75,6 +75,13 @@ export async function generateProjects(
        SELECT id, traversal_ids, 'Big Project ' || id, 'big-p' || id, visibility_level, $2
          FROM namespaces WHERE traversal_ids[1] = $1 AND id <> $1`,
       [groups.bigRootId, options.ownerId],
+    );
+    // 100 projects straight in the member's first root: the group detail's projects (at most 100).
+    await db.query(
+      `INSERT INTO projects (namespace_id, traversal_ids, name, path, visibility_level, creator_id)
+       SELECT id, traversal_ids, 'Detail Project ' || g, 'detail-p' || g, visibility_level, $2
+         FROM namespaces, generate_series(1, 100) g WHERE id = $1`,
+      [groups.memberRootIds[0], options.ownerId],
     );
     const big = (await db.query("SELECT count(*)::int AS n FROM projects")).rows[0].n as number;
     await insertSpread(db, groups.bigRootId, options.ownerId, 1, options.projects - big);

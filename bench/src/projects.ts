@@ -7,15 +7,15 @@
 //                                                     root, as its owner (checks X-Total)
 //   the same with search
 //   GET /projects                                     a signed-in member, default filters
-// each "cached" and "uncached" (groups-load.ts). GET /groups/:id with its projects is left out while
-// the group detail holds no projects (the deprecated `projects` field answers [] on this branch); a
-// case whose route answers anything but 200 is reported and skipped. Prints req/s, p50, p99, the
+//   GET /groups/:id                                   the member's root, with its 100 projects
+// each "cached" and "uncached" (groups-load.ts); a case whose route answers anything but 200 is
+// reported and skipped. Prints req/s, p50, p99, the
 // ratio to health, CPU per request per process and idle RSS (bench:groups' report).
 //
 // BENCH_PROJECTS=100000,1000000 measures 100k projects, grows the dataset to 1M on the same stack
 // (projects only: the group tree stays) and measures again, then sets each figure at 1M beside its
 // 100k value. BENCH_GROUPS (100000), BENCH_GROUP_USERS (10000), BENCH_SECONDS (10),
-// BENCH_CONNECTIONS (32), BENCH_WARMUP_SECONDS (2), BENCH_IDLE_SETTLE_SECONDS (10), BENCH_MODES,
+// BENCH_CONNECTIONS (32), BENCH_ROUNDS (1), BENCH_WARMUP_SECONDS (2), BENCH_IDLE_SETTLE_SECONDS (10), BENCH_MODES,
 // BENCH_CASES, BENCH_HOLD and BENCH_KEEP as bench:groups.
 import { randomBytes } from "node:crypto";
 import { waitForUserCopies } from "./groups-dataset";
@@ -38,6 +38,7 @@ const GROUPS = intFromEnv("BENCH_GROUPS", 100_000);
 const USERS = intFromEnv("BENCH_GROUP_USERS", 10_000);
 const SECONDS = intFromEnv("BENCH_SECONDS", 10);
 const CONNECTIONS = intFromEnv("BENCH_CONNECTIONS", 32);
+const ROUNDS = intFromEnv("BENCH_ROUNDS", 1);
 const WARMUP_SECONDS = intFromEnv("BENCH_WARMUP_SECONDS", 2);
 const IDLE_SETTLE_SECONDS = intFromEnv("BENCH_IDLE_SETTLE_SECONDS", 10);
 const UNLIMITED = "1000000000";
@@ -106,6 +107,7 @@ async function measureAll(
       who.owner.token,
     ],
     ["GET /projects (member)", "/projects", asMember, who.member.token],
+    ["GET /groups/:id (its 100 projects)", `/groups/${data.memberRootIds[0]}`, asMember, who.member.token],
   ];
   const chosen = cases.filter(([name]) => !CASES.length || CASES.some((c) => name.includes(c)));
   const results: Results = { groups: data.projects, unit: "projects", rows: [] };
@@ -115,8 +117,11 @@ async function measureAll(
       say(`${name}: ${first.status} ${JSON.stringify(first.json).slice(0, 200)}: not measured`);
       continue;
     }
+    const body = first.json as unknown as unknown[] | { projects: unknown[] };
     say(
-      `${name}: X-Total ${first.headers.get("x-total") ?? "(none)"}, ${(first.json as unknown as unknown[]).length} on page 1`,
+      Array.isArray(body)
+        ? `${name}: X-Total ${first.headers.get("x-total") ?? "(none)"}, ${body.length} on page 1`
+        : `${name}: ${body.projects.length} projects in the detail`,
     );
     for (const mode of MODES)
       results.rows.push({
@@ -139,6 +144,7 @@ async function main(stack: BenchStack, started: number) {
     seconds: SECONDS,
     warmupSeconds: WARMUP_SECONDS,
     connections: CONNECTIONS,
+    rounds: ROUNDS,
     pids: async () => ({ ...stack.pids, launcher: stack.launcherPid }),
   };
   const bySize: Results[] = [];

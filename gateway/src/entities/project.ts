@@ -82,7 +82,9 @@ export function projectEntity(p: projects.Project, s: ProjectShaping) {
   const tier = planFeatures(s.plan);
   // Built by assignment, in the order and with the overrides of the object spread it replaces:
   // one literal of ~100 keys spread together from seven objects cost ~0.4 ms per project in V8.
-  const out: Record<string, unknown> = { ...basic };
+  // It grows the basic entity itself: keys added to a spread copy of it cost ~2 us each (the copy's
+  // map shares no transitions), ~75 of the ~90 us a project took.
+  const out: Record<string, unknown> = basic;
   out._links = {
     self,
     ...(enabled("issues") ? { issues: `${self}/issues` } : {}),
@@ -178,10 +180,12 @@ export function projectEntity(p: projects.Project, s: ProjectShaping) {
 /** The single-project answer adds the caller's `permissions` (GitLab's ProjectWithAccess). */
 export function projectWithAccessEntity(p: projects.Project, s: ProjectShaping) {
   const access = (level: number) => (level ? { access_level: level, notification_level: 3 } : null);
-  return {
-    ...projectEntity(p, s),
-    permissions: { project_access: access(p.projectAccessLevel), group_access: access(p.groupAccessLevel) },
+  const out = projectEntity(p, s);
+  out.permissions = {
+    project_access: access(p.projectAccessLevel),
+    group_access: access(p.groupAccessLevel),
   };
+  return out;
 }
 
 const escapeHtml = (s: string) =>

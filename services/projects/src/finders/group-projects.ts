@@ -5,7 +5,7 @@ import { listOrder } from "../domain/list-order";
 import { searchTerms } from "../domain/search";
 import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
-import type { GroupScope } from "../store/group-scope";
+import { groupScopeOf, type GroupScope } from "../store/group-scope";
 import { listProjects, type ProjectListQuery } from "../store/project-lists";
 import { orderOf, pageOfProjects, topicsOf, view } from "./project-lists";
 import { viewerOf } from "./projects";
@@ -38,6 +38,7 @@ export async function listGroupProjects(
     ...(await orderOf(deps, req.orderBy, req.sort, req.search)),
     group: {
       groupId: req.groupId,
+      ...(await groupScopeOf(deps.pool, req.groupId)),
       sharedOnly: req.sharedOnly,
       withShared: req.withShared,
       includeSubgroups: req.includeSubgroups,
@@ -64,6 +65,7 @@ export async function groupDetailProjects(
   req: groupProjects.GroupDetailProjectsRequest,
 ): Promise<groupProjects.GroupDetailProjectsResponse> {
   const viewer = viewerOf(req.actor);
+  const facts = await groupScopeOf(deps.pool, req.groupId);
   const base = (scope: Partial<GroupScope>): ProjectListQuery => ({
     userId: viewer.userId,
     admin: viewer.admin,
@@ -76,6 +78,7 @@ export async function groupDetailProjects(
     restoredNamespaceId: req.restored ? req.groupId : undefined,
     group: {
       groupId: req.groupId,
+      ...facts,
       sharedOnly: false,
       withShared: false,
       includeSubgroups: false,
