@@ -6,7 +6,7 @@ import { reachesSql, UTC_TODAY } from "./access";
  * GroupProjectsFinder and the filters lib/api/groups.rb applies after it). Each is one indexed test
  * that keeps the list's cost to the group's own projects, never the table's:
  * - a root's subtree is `traversal_ids[1] = root`, walked in the list's order by the (root, order)
- *   indexes of migration 0008 (so a page stops after its rows); a subgroup's is that root's rows
+ *   indexes of migration 0009 (so a page stops after its rows); a subgroup's is that root's rows
  *   with `traversal_ids @> ARRAY[G]` (the GIN index), at most the subtree to sort;
  * - the group's own projects by namespace_id;
  * - the projects shared to it by their ids, looked up before the statement (groupScopeOf): an
