@@ -20,6 +20,7 @@ export * from "./events/stream";
 export * from "./events/nats";
 export * from "./events/outbox";
 export * from "./events/consumer";
+export * from "./events/event-backfill";
 export * from "./paging";
 export * from "./service/definition";
 export * from "./service/run-service";
