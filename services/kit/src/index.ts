@@ -29,6 +29,8 @@ export * from "./actor";
 export * from "./sql/count-capped";
 export * from "./sql/like";
 export * from "./sql/where";
+export * from "./sql/utc-today";
+export * from "./sql/list-counts";
 export * from "./settings/bucket";
 export * from "./settings/mirror";
 export * from "./settings/view";

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { COUNT_CAP, escapeLike, Where, type Queryable } from "@canopy/kit";
+import { COUNT_CAP, countKey, escapeLike, type Queryable, UTC_TODAY, Where } from "@canopy/kit";
 import type { SearchTerms } from "../domain/group-search";
 import type { ListOrder, SortKey } from "../domain/list-order";
-import { authorizedNamespacesSql, UTC_TODAY } from "./access";
-import { countAndKeep, countKey, keptCount, keptCountColumn } from "./list-counts";
+import { authorizedNamespacesSql } from "./access";
+import { countAndKeep, keptCount, keptCountColumn } from "./list-counts";
 import { NAMESPACE_COLUMNS, type NamespaceRow } from "./namespaces";
 
 /*

@@ -1,5 +1,5 @@
-import { containsPattern, COUNT_CAP, type Queryable } from "@canopy/kit";
-import { authorizedNamespacesSql, readableSql, UTC_TODAY } from "./access";
+import { containsPattern, COUNT_CAP, type Queryable, UTC_TODAY } from "@canopy/kit";
+import { authorizedNamespacesSql, readableSql } from "./access";
 
 /**
  * The member lists of a group (GitLab's MembersFinder):

@@ -1,6 +1,6 @@
-import { countCapped, escapeLike, Where, type Queryable } from "@canopy/kit";
+import { countCapped, escapeLike, type Queryable, UTC_TODAY, Where } from "@canopy/kit";
 import type { SearchTerms } from "../domain/group-search";
-import { authorizedNamespacesSql, UTC_TODAY } from "./access";
+import { authorizedNamespacesSql } from "./access";
 
 /** GitLab's Namespaces API reads (lib/api/namespaces.rb): the caller's namespaces, or all for admins. */
 

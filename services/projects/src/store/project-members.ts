@@ -1,5 +1,5 @@
-import { containsPattern, COUNT_CAP, type Queryable } from "@canopy/kit";
-import { groupReadableSql, UTC_TODAY } from "./access";
+import { containsPattern, COUNT_CAP, type Queryable, UTC_TODAY } from "@canopy/kit";
+import { groupReadableSql } from "./access";
 
 /**
  * The member lists of a project (GitLab's MembersFinder with direct, inherited and invited groups):
