@@ -1,6 +1,5 @@
-import { invalid, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
+import { customAttributeErrors, invalid, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
 import { GROUPS_EVENTS, type groups, type groupCustomAttributes } from "@canopy/protos";
-import { customAttributeErrors } from "../domain/custom-attributes";
 import type { Deps } from "../deps";
 import { groupForCustomAttributes, keyNotFound } from "../finders/custom-attributes";
 import { deleteCustomAttribute, upsertCustomAttribute } from "../store/custom-attributes";

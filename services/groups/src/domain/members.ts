@@ -1,5 +1,5 @@
+import { VisibilityLevel } from "@canopy/kit";
 import { ACCESS_LEVEL_NAMES, ACCESS_LEVELS, MINIMAL_ACCESS, NO_ACCESS, OWNER } from "./access";
-import { PRIVATE } from "./visibility";
 
 /**
  * Membership rules of GitLab's Member / GroupMember models and GroupMemberPolicy, without I/O.
@@ -68,7 +68,7 @@ export function memberErrors(input: {
  * access is "no access" (they see it only through something below it).
  */
 export const canReadMembers = (visibilityLevel: number, callerAccess: number) =>
-  !(visibilityLevel === PRIVATE && callerAccess === NO_ACCESS);
+  !(visibilityLevel === VisibilityLevel.PRIVATE && callerAccess === NO_ACCESS);
 
 /** admin_group_member: Owners (administrators count as Owners). */
 export const canAdminMembers = (callerAccess: number) => callerAccess >= OWNER;

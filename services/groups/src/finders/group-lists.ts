@@ -1,9 +1,7 @@
-import { badParameter, pageInfo, pageWindow, type Pool } from "@canopy/kit";
+import { badParameter, isVisibilityName, lowestVisibleLevel, pageInfo, pageWindow, type Pool, searchTerms, visibilityLevelOf, type VisibilityViewer } from "@canopy/kit";
 import { groups } from "@canopy/protos";
 import { ACCESS_LEVELS } from "../domain/access";
-import { searchTerms } from "../domain/group-search";
 import { decodeCursor, encodeCursor, listOrder, ORDER_BYS, type ListOrder } from "../domain/list-order";
-import { isVisibilityName, levelOf, lowestVisibleLevel, type Viewer } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { statisticsOf } from "../store/projects";
 import {
@@ -59,7 +57,7 @@ async function scopeOf(deps: Deps, req: Request) {
 async function baseOf(
   deps: Deps,
   req: Request,
-  viewer: Viewer,
+  viewer: VisibilityViewer,
   parent?: Awaited<ReturnType<typeof scopeOf>>["parent"],
 ): Promise<BaseSet> {
   const { userId } = viewer;
@@ -99,7 +97,7 @@ const keyValues = (order: ListOrder, row: ListedGroupRow) =>
 export async function listGroups(deps: Deps, req: Request): Promise<groups.ListGroupsResponse> {
   checkParameters(req);
   const actor = req.actor;
-  const viewer: Viewer = {
+  const viewer: VisibilityViewer = {
     userId: actor?.userId ?? 0,
     admin: Boolean(actor?.admin),
     external: Boolean(actor?.external),
@@ -111,7 +109,7 @@ export async function listGroups(deps: Deps, req: Request): Promise<groups.ListG
     base: await baseOf(deps, req, viewer, parent),
     scope,
     skipIds: req.skipGroups,
-    visibilityLevel: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
+    visibilityLevel: req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     // Silently ignored for everyone but administrators (reference §7.22).
     customAttributes: viewer.admin ? req.customAttributes : [],
     search: terms,
@@ -154,7 +152,7 @@ export async function listGroups(deps: Deps, req: Request): Promise<groups.ListG
 }
 
 /** The list entity, with the administrator-only extras when asked for. */
-async function present(deps: Deps, req: Request, viewer: Viewer, rows: ListedGroupRow[]) {
+async function present(deps: Deps, req: Request, viewer: VisibilityViewer, rows: ListedGroupRow[]) {
   const attributes =
     viewer.admin && req.withCustomAttributes && rows.length
       ? await customAttributesOf(

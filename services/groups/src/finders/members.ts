@@ -1,7 +1,6 @@
-import { apiError, forbidden, grpcStatus, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import { apiError, forbidden, grpcStatus, lowestVisibleLevel, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
 import { groupMembers, type common, type groups } from "@canopy/protos";
 import { canAdminMembers, canReadMembers } from "../domain/members";
-import { lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import {
   findListedMember,

@@ -1,5 +1,4 @@
-import { countCapped, escapeLike, type Queryable, UTC_TODAY, Where } from "@canopy/kit";
-import type { SearchTerms } from "../domain/group-search";
+import { countCapped, escapeLike, type Queryable, type SearchTerms, UTC_TODAY, Where } from "@canopy/kit";
 import { authorizedNamespacesSql } from "./access";
 
 /** GitLab's Namespaces API reads (lib/api/namespaces.rb): the caller's namespaces, or all for admins. */

@@ -1,16 +1,5 @@
-import {
-  apiError,
-  forbidden,
-  grpcStatus,
-  invalid,
-  notFound,
-  recordEvent,
-  requireSignedIn,
-  withTransaction,
-  type Queryable,
-} from "@canopy/kit";
+import { apiError, customAttributeErrors, forbidden, grpcStatus, invalid, notFound, type Queryable, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type projectCustomAttributes, type projects } from "@canopy/protos";
-import { customAttributeErrors } from "../domain/custom-attributes";
 import type { Deps } from "../deps";
 import {
   deleteCustomAttribute,

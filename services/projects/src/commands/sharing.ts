@@ -1,16 +1,6 @@
-import {
-  apiError,
-  conflict,
-  forbidden,
-  notFound,
-  grpcStatus,
-  recordEvent,
-  requireSignedIn,
-  withTransaction,
-} from "@canopy/kit";
+import { apiError, conflict, forbidden, grpcStatus, lowestVisibleLevel, notFound, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
 import { PROJECTS_EVENTS, type projectSharing } from "@canopy/protos";
 import { projectAbilities } from "../domain/access";
-import { lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { resolveProject, viewerOf } from "../finders/projects";
 import {

@@ -1,3 +1,4 @@
+import { isVisibilityName, visibilityLevelOf, visibilityNameOf } from "@canopy/kit";
 import type { projects } from "@canopy/protos";
 import { settingsChanges } from "./project-settings";
 import {
@@ -9,7 +10,6 @@ import {
   visibilityNotAllowedInGroup,
   type FieldErrors,
 } from "./project-rules";
-import { isVisibilityName, levelOf, nameOf } from "./visibility";
 
 /** Topics as GitLab keeps them: trimmed, blanks dropped, duplicates (case-insensitively) once. */
 export function cleanTopics(topics: string[]): string[] {
@@ -33,7 +33,7 @@ export function checkedAttributes(a: projects.ProjectAttributes | undefined) {
     a?.visibility === undefined
       ? undefined
       : isVisibilityName(a.visibility)
-        ? levelOf(a.visibility)
+        ? visibilityLevelOf(a.visibility)
         : undefined;
   if (a?.visibility !== undefined && visibility === undefined)
     addFieldError(errors, "visibility_level", "is not included in the list");
@@ -57,7 +57,7 @@ export function visibilityErrors(
     addFieldError(
       errors,
       "visibility_level",
-      visibilityNotAllowedInGroup(nameOf(level), nameOf(namespace.visibility_level)),
+      visibilityNotAllowedInGroup(visibilityNameOf(level), visibilityNameOf(namespace.visibility_level)),
     );
 }
 

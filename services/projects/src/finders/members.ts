@@ -1,7 +1,6 @@
-import { apiError, grpcStatus, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import { apiError, grpcStatus, lowestVisibleLevel, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
 import { projectMembers, type common, type projects } from "@canopy/protos";
 import { canAdminMembers } from "../domain/members";
-import { lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import {
   findListedProjectMember,

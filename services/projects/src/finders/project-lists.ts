@@ -1,9 +1,7 @@
-import { badParameter, notFound, pageInfo, pageWindow, type Pool } from "@canopy/kit";
+import { badParameter, isVisibilityName, lowestVisibleLevel, notFound, pageInfo, pageWindow, type Pool, searchTerms, visibilityLevelOf } from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
 import { ACCESS_LEVELS } from "../domain/access";
 import { decodeCursor, encodeCursor, isNumericColumn, listOrder, type ListOrder } from "../domain/list-order";
-import { searchTerms } from "../domain/search";
-import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { customAttributesOf } from "../store/custom-attributes";
 import { countProjects, listProjects, type ProjectListQuery } from "../store/project-lists";
@@ -36,7 +34,7 @@ export async function listProjectsFinder(
     owned: req.owned,
     membership: req.membership,
     starred: req.starred,
-    visibility: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
+    visibility: req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     topics: topicsOf(req.topics),

@@ -1,0 +1,77 @@
+import {
+  customAttributeErrors,
+  CUSTOM_ATTRIBUTE_KEY_MAX,
+  CUSTOM_ATTRIBUTE_VALUE_MAX,
+  isVisibilityName,
+  lowestVisibleLevel,
+  searchTerms,
+  squish,
+  visibilityLevelOf,
+  visibilityNameOf,
+} from "@canopy/kit";
+
+// GitLab's own rules that the groups and projects services both follow (the kit's gitlab/).
+
+describe("searchTerms (GitLab's Gitlab::SQL::Pattern)", () => {
+  it.each([
+    ["", undefined],
+    ["   ", undefined],
+    ["foo", { words: ["foo"] }],
+    ["  foo   bar  ", { words: ["foo", "bar"] }],
+    ["foo ab", { words: ["foo"] }],
+    ["ab", { exact: "ab" }],
+    ["a  b", { exact: "a b" }],
+    ['"foo bar" baz', { words: ["baz", "foo bar"] }],
+    ['x"foo bar"', { words: ['x"foo', 'bar"'] }],
+    ['"ab"', { exact: '"ab"' }],
+    ["ééé", { words: ["ééé"] }],
+  ])("%j → %j", (query, expected) => {
+    expect(searchTerms(query)).toEqual(expected);
+  });
+
+  it("squishes like Ruby", () => {
+    expect(squish(" a \t\n b ")).toBe("a b");
+  });
+});
+
+describe("visibility levels (Gitlab::VisibilityLevel)", () => {
+  it("name levels and back, a level between two names being the lower one", () => {
+    expect(["private", "internal", "public"].map((n) => isVisibilityName(n) && visibilityLevelOf(n))).toEqual([
+      0, 10, 20,
+    ]);
+    expect([0, 5, 10, 19, 20].map(visibilityNameOf)).toEqual([
+      "private",
+      "private",
+      "internal",
+      "internal",
+      "public",
+    ]);
+    expect(isVisibilityName("secret")).toBe(false);
+  });
+
+  it("reach anonymous and external users at public, other users at internal, administrators at private", () => {
+    const viewer = { userId: 7, admin: false, external: false };
+    expect(lowestVisibleLevel({ ...viewer, userId: 0 })).toBe(20);
+    expect(lowestVisibleLevel({ ...viewer, external: true })).toBe(20);
+    expect(lowestVisibleLevel(viewer)).toBe(10);
+    expect(lowestVisibleLevel({ ...viewer, admin: true, external: true })).toBe(0);
+  });
+});
+
+describe("customAttributeErrors", () => {
+  it("accept a key and value within the limits", () => {
+    expect(customAttributeErrors("k", "v")).toEqual({});
+    expect(customAttributeErrors("k".repeat(CUSTOM_ATTRIBUTE_KEY_MAX), "v".repeat(CUSTOM_ATTRIBUTE_VALUE_MAX))).toEqual({});
+  });
+
+  it("answer Rails' messages keyed by attribute", () => {
+    expect(customAttributeErrors(" ", "")).toEqual({ key: ["can't be blank"], value: ["can't be blank"] });
+    expect(customAttributeErrors("k".repeat(256), "v\u0000")).toEqual({
+      key: ["is too long (maximum is 255 characters)"],
+      value: ["is invalid"],
+    });
+    expect(customAttributeErrors("k", "v".repeat(10_001))).toEqual({
+      value: ["is too long (maximum is 10000 characters)"],
+    });
+  });
+});
