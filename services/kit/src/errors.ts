@@ -61,6 +61,13 @@ export const apiError = (httpStatus: number, message: string, code: status = sta
   new CanopyError(code, detail({ publicMessage: message, httpStatus }));
 
 /**
+ * ActiveRecord::RecordNotFound as GitLab's API answers it: 404 "404 Not found" (lower-case f), for a
+ * record looked up inside a resource the caller may see (a member, a custom attribute's key), apart
+ * from `notFound`'s "404 <Resource> Not Found".
+ */
+export const recordNotFound = () => apiError(404, "404 Not found", status.NOT_FOUND);
+
+/**
  * Model errors as Ruby's Hash#inspect prints them (GitLab 13–17), for messages such as
  * `Failed to save group {:path=>["has already been taken"]}`.
  */

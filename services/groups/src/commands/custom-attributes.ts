@@ -1,7 +1,7 @@
-import { customAttributeErrors, invalid, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
+import { customAttributeErrors, invalid, recordEvent, recordNotFound, requireSignedIn, withTransaction } from "@canopy/kit";
 import { GROUPS_EVENTS, type groups, type groupCustomAttributes } from "@canopy/protos";
 import type { Deps } from "../deps";
-import { groupForCustomAttributes, keyNotFound } from "../finders/custom-attributes";
+import { groupForCustomAttributes } from "../finders/custom-attributes";
 import { deleteCustomAttribute, upsertCustomAttribute } from "../store/custom-attributes";
 
 /**
@@ -38,7 +38,7 @@ export async function removeCustomAttribute(
   const group = await groupForCustomAttributes(deps, actor, req.group);
   await withTransaction(deps.pool, async (tx) => {
     const removed = await deleteCustomAttribute(tx, group.id, req.key);
-    if (!removed) throw keyNotFound();
+    if (!removed) throw recordNotFound();
     await recordEvent(
       tx,
       GROUPS_EVENTS.customAttributeRemoved,

@@ -1,4 +1,4 @@
-import { apiError, forbidden, grpcStatus, lowestVisibleLevel, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import { forbidden, lowestVisibleLevel, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
 import { groupMembers, type common, type groups } from "@canopy/protos";
 import { canAdminMembers, canReadMembers } from "../domain/members";
 import type { Deps } from "../deps";
@@ -9,9 +9,6 @@ import {
   type MemberListViewer,
 } from "../store/member-lists";
 import { resolveGroup, type VisibleGroup } from "./groups";
-
-/** ActiveRecord::RecordNotFound as the API answers it: lower-case "found" (reference §7.15). */
-export const memberNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
 
 /**
  * The group whose members the caller asks about: signed in (401), visible (404 "Group"), and
@@ -72,7 +69,7 @@ export async function getMember(
     viewerOf(actor, group),
     req.userId,
   );
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 
@@ -80,7 +77,7 @@ export async function getMember(
 export async function directMember(deps: Deps, actor: common.Actor, groupId: number, userId: number) {
   const viewer = { userId: 0, lowestVisibleLevel: 0, managesMembers: true };
   const row = await findListedMember(deps.pool, "direct", groupId, viewer, userId, true);
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 

@@ -1,4 +1,4 @@
-import { apiError, grpcStatus, lowestVisibleLevel, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import { lowestVisibleLevel, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
 import { projectMembers, type common, type projects } from "@canopy/protos";
 import { canAdminMembers } from "../domain/members";
 import type { Deps } from "../deps";
@@ -9,9 +9,6 @@ import {
   type ProjectMemberRow,
 } from "../store/project-members";
 import { resolveProject, viewerOf, type VisibleProject } from "./projects";
-
-/** ActiveRecord::RecordNotFound as the members API answers it: lower-case "found". */
-export const memberNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
 
 /**
  * The project whose members the caller asks about: signed in (401) and visible (404 "Project").
@@ -66,7 +63,7 @@ export async function getMember(
     listViewer(actor, project),
     req.userId,
   );
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 
@@ -74,7 +71,7 @@ export async function getMember(
 export async function directMember(deps: Deps, actor: common.Actor, projectId: number, userId: number) {
   const viewer = { userId: 0, lowestVisibleLevel: 0, managesMembers: true };
   const row = await findListedProjectMember(deps.pool, "direct", projectId, viewer, userId);
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 
