@@ -32,6 +32,7 @@ export * from "./sql/where";
 export * from "./sql/utc-today";
 export * from "./sql/list-counts";
 export * from "./sql/custom-attributes";
+export * from "./gitlab/access-levels";
 export * from "./gitlab/visibility";
 export * from "./gitlab/search";
 export * from "./gitlab/custom-attributes";

@@ -1,6 +1,6 @@
-import { apiError, forbidden, grpcStatus, isVisibilityName, notFound, recordEvent, requireSignedIn, rubyInspect, visibilityLevelOf, visibilityNameOf, withTransaction } from "@canopy/kit";
+import { apiError, forbidden, grpcStatus, isVisibilityName, notFound, OWNER, recordEvent, requireSignedIn, rubyInspect, visibilityLevelOf, visibilityNameOf, withTransaction } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type events, type groups } from "@canopy/protos";
-import { abilities, OWNER } from "../domain/access";
+import { abilities } from "../domain/access";
 import { settingsFrom } from "../domain/group-attributes";
 import { addFieldError, MAX_NESTING, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";
 import { TWO_FACTOR_FORBIDDEN } from "../domain/tree-settings";

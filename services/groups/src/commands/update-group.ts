@@ -1,15 +1,6 @@
-import {
-  forbidden,
-  invalid,
-  notFound,
-  planFeatures,
-  recordEvent,
-  requireSignedIn,
-  withTransaction,
-  type PoolClient,
-} from "@canopy/kit";
+import { forbidden, invalid, notFound, OWNER, planFeatures, type PoolClient, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type groups } from "@canopy/protos";
-import { abilities, OWNER } from "../domain/access";
+import { abilities } from "../domain/access";
 import { avatarContentType, avatarErrors, avatarFilename } from "../domain/avatar";
 import { settingsFrom, type GroupSettings } from "../domain/group-attributes";
 import { addFieldError, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";

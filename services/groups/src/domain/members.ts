@@ -1,5 +1,4 @@
-import { VisibilityLevel } from "@canopy/kit";
-import { ACCESS_LEVEL_NAMES, ACCESS_LEVELS, MINIMAL_ACCESS, NO_ACCESS, OWNER } from "./access";
+import { ACCESS_LEVEL_NAMES, ACCESS_LEVELS, MINIMAL_ACCESS, NO_ACCESS, OWNER, VisibilityLevel } from "@canopy/kit";
 
 /**
  * Membership rules of GitLab's Member / GroupMember models and GroupMemberPolicy, without I/O.

@@ -1,6 +1,5 @@
-import { badParameter, isVisibilityName, lowestVisibleLevel, pageInfo, pageWindow, type Pool, searchTerms, visibilityLevelOf, type VisibilityViewer } from "@canopy/kit";
+import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, pageInfo, pageWindow, type Pool, searchTerms, visibilityLevelOf, type VisibilityViewer } from "@canopy/kit";
 import { groups } from "@canopy/protos";
-import { ACCESS_LEVELS } from "../domain/access";
 import { decodeCursor, encodeCursor, listOrder, ORDER_BYS, type ListOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
 import { statisticsOf } from "../store/projects";

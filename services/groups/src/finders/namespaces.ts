@@ -1,6 +1,5 @@
-import { notFound, pageInfo, pageWindow, planFeatures, searchTerms } from "@canopy/kit";
+import { notFound, OWNER, pageInfo, pageWindow, planFeatures, searchTerms } from "@canopy/kit";
 import type { common, namespaces } from "@canopy/protos";
-import { OWNER } from "../domain/access";
 import type { Deps } from "../deps";
 import {
   accessToGroups,

@@ -1,4 +1,6 @@
 import {
+  ACCESS_LEVEL_NAMES,
+  ACCESS_LEVELS,
   customAttributeErrors,
   CUSTOM_ATTRIBUTE_KEY_MAX,
   CUSTOM_ATTRIBUTE_VALUE_MAX,
@@ -73,5 +75,18 @@ describe("customAttributeErrors", () => {
     expect(customAttributeErrors("k", "v".repeat(10_001))).toEqual({
       value: ["is too long (maximum is 10000 characters)"],
     });
+  });
+});
+
+describe("access levels (Gitlab::Access)", () => {
+  it("are GitLab's numbers, each a member may hold named as GitLab prints it", () => {
+    expect(ACCESS_LEVELS).toEqual([10, 20, 30, 40, 50]);
+    expect(ACCESS_LEVELS.map((level) => ACCESS_LEVEL_NAMES[level])).toEqual([
+      "Guest",
+      "Reporter",
+      "Developer",
+      "Maintainer",
+      "Owner",
+    ]);
   });
 });

@@ -1,6 +1,6 @@
-import { forbidden, invalid, isVisibilityName, recordEvent, requireSignedIn, visibilityLevelOf, withTransaction } from "@canopy/kit";
+import { forbidden, invalid, isVisibilityName, OWNER, recordEvent, requireSignedIn, visibilityLevelOf, withTransaction } from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type events, type namespaces, type projects } from "@canopy/protos";
-import { mayCreateInGroup, OWNER } from "../domain/access";
+import { mayCreateInGroup } from "../domain/access";
 import { checkedAttributes, takenErrors, visibilityErrors } from "../domain/project-attributes";
 import { pathFromName } from "../domain/project-rules";
 import type { Deps } from "../deps";

@@ -1,12 +1,4 @@
-import {
-  conflict,
-  forbidden,
-  invalid,
-  notFound,
-  recordEvent,
-  withTransaction,
-  type Queryable,
-} from "@canopy/kit";
+import { conflict, forbidden, invalid, notFound, OWNER, type Queryable, recordEvent, withTransaction } from "@canopy/kit";
 import {
   PROJECTS_EVENTS,
   type common,
@@ -21,7 +13,6 @@ import {
   utcToday,
   type MemberErrors,
 } from "../domain/members";
-import { OWNER } from "../domain/access";
 import type { Deps } from "../deps";
 import { directMember, projectForMembers } from "../finders/members";
 import type { VisibleProject } from "../finders/projects";

@@ -1,4 +1,4 @@
-import { ACCESS_LEVELS, MAINTAINER, OWNER } from "./access";
+import { ACCESS_LEVELS, MAINTAINER, OWNER } from "@canopy/kit";
 
 /**
  * Membership rules of GitLab's Member / ProjectMember models and ProjectMemberPolicy, without I/O.

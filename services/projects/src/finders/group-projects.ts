@@ -1,6 +1,5 @@
-import { badParameter, isVisibilityName, lowestVisibleLevel, searchTerms, visibilityLevelOf } from "@canopy/kit";
+import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, searchTerms, visibilityLevelOf } from "@canopy/kit";
 import type { groupProjects, projects } from "@canopy/protos";
-import { ACCESS_LEVELS } from "../domain/access";
 import { listOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
 import type { GroupScope } from "../store/group-scope";

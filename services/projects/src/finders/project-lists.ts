@@ -1,6 +1,5 @@
-import { badParameter, isVisibilityName, lowestVisibleLevel, notFound, pageInfo, pageWindow, type Pool, searchTerms, visibilityLevelOf } from "@canopy/kit";
+import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, notFound, pageInfo, pageWindow, type Pool, searchTerms, visibilityLevelOf } from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
-import { ACCESS_LEVELS } from "../domain/access";
 import { decodeCursor, encodeCursor, isNumericColumn, listOrder, type ListOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
 import { customAttributesOf } from "../store/custom-attributes";

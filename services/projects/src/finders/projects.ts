@@ -1,6 +1,5 @@
-import { lowestVisibleLevel, notFound, type Queryable, type VisibilityViewer } from "@canopy/kit";
+import { lowestVisibleLevel, notFound, OWNER, type Queryable, type VisibilityViewer } from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
-import { OWNER } from "../domain/access";
 import { canReadProject } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { projectAccessOf, type ProjectAccess } from "../store/access";
