@@ -36,6 +36,7 @@ export * from "./gitlab/access-levels";
 export * from "./gitlab/visibility";
 export * from "./gitlab/search";
 export * from "./gitlab/custom-attributes";
+export * from "./gitlab/members";
 export * from "./settings/bucket";
 export * from "./settings/mirror";
 export * from "./settings/view";

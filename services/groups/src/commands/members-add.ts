@@ -5,11 +5,12 @@ import {
   notFound,
   planFeatures,
   recordEvent,
+  utcToday,
   withTransaction,
   type Queryable,
 } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type events, type groupMembers } from "@canopy/protos";
-import { mayGrant, memberErrors, utcToday, type MemberErrors } from "../domain/members";
+import { mayGrant, memberErrors, type MemberErrors } from "../domain/members";
 import type { Deps } from "../deps";
 import type { VisibleGroup } from "../finders/groups";
 import { directMember } from "../finders/members";

@@ -1,7 +1,6 @@
 import {
   accessLevelErrors,
   canReadMembers,
-  expiresAtErrors,
   isLastOwner,
   memberErrors,
 } from "../../src/domain/members";
@@ -22,12 +21,6 @@ describe("member rules", () => {
       expect(accessLevelErrors(level, { minimalAccess: true, topLevel: true })).toEqual([
         "is not included in the list",
       ]);
-  });
-
-  it("refuses past dates but not today", () => {
-    expect(expiresAtErrors("2024-05-31", "2024-06-01")).toEqual(["cannot be a date in the past"]);
-    expect(expiresAtErrors("2024-06-01", "2024-06-01")).toEqual([]);
-    expect(expiresAtErrors(undefined, "2024-06-01")).toEqual([]);
   });
 
   it("collects level, inherited and date errors by attribute", () => {

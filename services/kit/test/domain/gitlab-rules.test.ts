@@ -2,12 +2,15 @@ import {
   ACCESS_LEVEL_NAMES,
   ACCESS_LEVELS,
   customAttributeErrors,
+  expiresAtErrors,
+  inheritedLevelErrors,
   CUSTOM_ATTRIBUTE_KEY_MAX,
   CUSTOM_ATTRIBUTE_VALUE_MAX,
   isVisibilityName,
   lowestVisibleLevel,
   searchTerms,
   squish,
+  utcToday,
   visibilityLevelOf,
   visibilityNameOf,
 } from "@canopy/kit";
@@ -88,5 +91,26 @@ describe("access levels (Gitlab::Access)", () => {
       "Maintainer",
       "Owner",
     ]);
+  });
+});
+
+describe("member rules of every source (GitLab's Member model)", () => {
+  it("refuses past dates but not today", () => {
+    expect(expiresAtErrors("2024-05-31", "2024-06-01")).toEqual(["cannot be a date in the past"]);
+    expect(expiresAtErrors("2024-06-01", "2024-06-01")).toEqual([]);
+    expect(expiresAtErrors(undefined, "2024-06-01")).toEqual([]);
+  });
+
+
+  it("refuses a level below the user's inherited membership, naming its role and group", () => {
+    expect(inheritedLevelErrors(20, { accessLevel: 40, groupName: "Top" })).toEqual([
+      "should be greater than or equal to Maintainer inherited membership from group Top",
+    ]);
+    expect(inheritedLevelErrors(40, { accessLevel: 40, groupName: "Top" })).toEqual([]);
+    expect(inheritedLevelErrors(10, undefined)).toEqual([]);
+  });
+
+  it("says today in UTC", () => {
+    expect(utcToday(new Date("2024-06-01T23:30:00-05:00"))).toBe("2024-06-02");
   });
 });

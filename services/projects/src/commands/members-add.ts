@@ -1,4 +1,4 @@
-import { conflict, forbidden, invalid, notFound, OWNER, type Queryable, recordEvent, withTransaction } from "@canopy/kit";
+import { conflict, forbidden, invalid, notFound, OWNER, type Queryable, recordEvent, utcToday, withTransaction } from "@canopy/kit";
 import {
   PROJECTS_EVENTS,
   type common,
@@ -6,13 +6,7 @@ import {
   type projectEvents,
   type projectMembers,
 } from "@canopy/protos";
-import {
-  canAdminMembers,
-  canManageOwners,
-  memberErrors,
-  utcToday,
-  type MemberErrors,
-} from "../domain/members";
+import { canAdminMembers, canManageOwners, memberErrors, type MemberErrors } from "../domain/members";
 import type { Deps } from "../deps";
 import { directMember, projectForMembers } from "../finders/members";
 import type { VisibleProject } from "../finders/projects";
