@@ -37,6 +37,8 @@ export * from "./gitlab/visibility";
 export * from "./gitlab/search";
 export * from "./gitlab/custom-attributes";
 export * from "./gitlab/members";
+export * from "./members/member-lists";
+export * from "./members/member-user";
 export * from "./settings/bucket";
 export * from "./settings/mirror";
 export * from "./settings/view";

@@ -1,4 +1,4 @@
-import { forbidden, lowestVisibleLevel, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
+import { forbidden, lowestVisibleLevel, memberCreatedByOf, type MemberListViewer, memberUserOf, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
 import { groupMembers, type common, type groups } from "@canopy/protos";
 import { canAdminMembers, canReadMembers } from "../domain/members";
 import type { Deps } from "../deps";
@@ -6,7 +6,6 @@ import {
   findListedMember,
   listMembers as listMemberRows,
   type MemberListRow,
-  type MemberListViewer,
 } from "../store/member-lists";
 import { resolveGroup, type VisibleGroup } from "./groups";
 
@@ -81,34 +80,15 @@ export async function directMember(deps: Deps, actor: common.Actor, groupId: num
   return toMember(row, actor);
 }
 
-/**
- * A member as `actor` may see them. The e-mail only for administrators: GitLab EE shows it to them
- * and to the owners of an enterprise user's group, and Canopy has no enterprise users.
- */
+/** A member as `actor` may see them (the e-mail only for administrators: the kit's memberUserOf). */
 export function toMember(row: MemberListRow, actor: common.Actor): groupMembers.Member {
   return {
-    user: {
-      id: row.user_id,
-      username: row.username,
-      name: row.name,
-      state: row.state,
-      avatarUrl: row.avatar_url,
-      email: actor.admin ? row.email : undefined,
-    },
+    user: memberUserOf(row, actor),
     accessLevel: row.access_level,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at ?? "",
-    createdBy:
-      row.created_by_id === null
-        ? undefined
-        : {
-            id: row.created_by_id,
-            username: row.created_by_username ?? "",
-            name: row.created_by_name ?? "",
-            state: row.created_by_state ?? "active",
-            avatarUrl: row.created_by_avatar_url ?? "",
-          },
+    createdBy: memberCreatedByOf(row),
     sourceGroupId: row.source_group_id,
   };
 }

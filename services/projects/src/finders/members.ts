@@ -1,11 +1,10 @@
-import { lowestVisibleLevel, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
+import { lowestVisibleLevel, memberCreatedByOf, type MemberListViewer, memberUserOf, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
 import { projectMembers, type common, type projects } from "@canopy/protos";
 import { canAdminMembers } from "../domain/members";
 import type { Deps } from "../deps";
 import {
   findListedProjectMember,
   listProjectMembers,
-  type MemberListViewer,
   type ProjectMemberRow,
 } from "../store/project-members";
 import { resolveProject, viewerOf, type VisibleProject } from "./projects";
@@ -78,28 +77,12 @@ export async function directMember(deps: Deps, actor: common.Actor, projectId: n
 /** A member as `actor` may see them: the e-mail only for administrators (GitLab EE's entity). */
 export function toMember(row: ProjectMemberRow, actor: common.Actor): projectMembers.ProjectMember {
   return {
-    user: {
-      id: row.user_id,
-      username: row.username,
-      name: row.name,
-      state: row.state,
-      avatarUrl: row.avatar_url,
-      email: actor.admin ? row.email : undefined,
-    },
+    user: memberUserOf(row, actor),
     accessLevel: row.access_level,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at ?? "",
-    createdBy:
-      row.created_by_id === null
-        ? undefined
-        : {
-            id: row.created_by_id,
-            username: row.created_by_username ?? "",
-            name: row.created_by_name ?? "",
-            state: row.created_by_state ?? "active",
-            avatarUrl: row.created_by_avatar_url ?? "",
-          },
+    createdBy: memberCreatedByOf(row),
     sourceType: row.source_type,
     sourceId: row.source_id,
   };
