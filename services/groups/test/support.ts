@@ -18,7 +18,7 @@ import type { Deps } from "../src/deps";
 import { groupsServiceDefinition } from "../src/service";
 
 export { failed, failure } from "@canopy/kit/testing";
-export { grpcStatus as status } from "@canopy/kit";
+export { ANONYMOUS, grpcStatus as status } from "@canopy/kit";
 export { unique, waitFor };
 
 // Two services, real PostgreSQL and NATS, every test file at once: 5 s is too tight.
@@ -37,16 +37,6 @@ export interface TestUser {
   actor: common.Actor;
 }
 
-export const ANONYMOUS: common.Actor = {
-  userId: 0,
-  username: "",
-  admin: false,
-  external: false,
-  scopes: [],
-  tokenKind: 0,
-  tokenId: 0,
-  impersonatorId: 0,
-};
 
 export interface Harness {
   groupsService: TestService<GroupsConfig, Deps>;

@@ -28,7 +28,7 @@ import type { Deps } from "../src/deps";
 import { projectsServiceDefinition } from "../src/service";
 
 export { failed, failure } from "@canopy/kit/testing";
-export { grpcStatus as status } from "@canopy/kit";
+export { ANONYMOUS, grpcStatus as status } from "@canopy/kit";
 export { unique, waitFor };
 
 // Three services, real PostgreSQL and NATS, every test file at once.
@@ -40,16 +40,6 @@ export interface TestUser {
   actor: common.Actor;
 }
 
-export const ANONYMOUS: common.Actor = {
-  userId: 0,
-  username: "",
-  admin: false,
-  external: false,
-  scopes: [],
-  tokenKind: 0,
-  tokenId: 0,
-  impersonatorId: 0,
-};
 
 const PROJECTS_REQUESTS = {
   getProject: projects.GetProjectRequest,
