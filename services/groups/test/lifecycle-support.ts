@@ -16,12 +16,15 @@ import { groupsServiceDefinition } from "../src/service";
 import type { Harness, TestUser } from "./support";
 import { insertMembership } from "./memberships";
 
+/** The requests of the lifecycle API these tests call (the projects service's tests too). */
+export const LIFECYCLE_REQUESTS = {
+  deleteGroup: groupLifecycle.DeleteGroupRequest,
+  restoreGroup: groupLifecycle.RestoreGroupRequest,
+  transferGroup: groupLifecycle.TransferGroupRequest,
+};
+
 export const lifecycleRpc = (service: TestService<GroupsConfig, Deps>) =>
-  filledClient(service.client(groupLifecycle.GroupLifecycleServiceService), {
-    deleteGroup: groupLifecycle.DeleteGroupRequest,
-    restoreGroup: groupLifecycle.RestoreGroupRequest,
-    transferGroup: groupLifecycle.TransferGroupRequest,
-  });
+  filledClient(service.client(groupLifecycle.GroupLifecycleServiceService), LIFECYCLE_REQUESTS);
 
 /** Today in UTC as "YYYY-MM-DD" (what marked_for_deletion_on holds after a DELETE today). */
 export const utcToday = () => new Date().toISOString().slice(0, 10);

@@ -8,11 +8,14 @@ import { events, groupCustomAttributes, groupEvents, groupSharing } from "@canop
 import type { Harness } from "./support";
 import { insertMembership } from "./memberships";
 
+/** The requests of the sharing API these tests call (the projects service's tests too). */
+export const SHARING_REQUESTS = {
+  shareGroup: groupSharing.ShareGroupRequest,
+  unshareGroup: groupSharing.UnshareGroupRequest,
+};
+
 export const sharingRpc = (h: Harness) =>
-  filledClient(h.groupsService.client(groupSharing.GroupSharingServiceService), {
-    shareGroup: groupSharing.ShareGroupRequest,
-    unshareGroup: groupSharing.UnshareGroupRequest,
-  });
+  filledClient(h.groupsService.client(groupSharing.GroupSharingServiceService), SHARING_REQUESTS);
 
 export const customAttributesRpc = (h: Harness) =>
   filledClient(h.groupsService.client(groupCustomAttributes.GroupCustomAttributesServiceService), {
