@@ -22,6 +22,7 @@ export * from "./events/outbox";
 export * from "./events/consumer";
 export * from "./events/event-backfill";
 export * from "./paging";
+export * from "./keyset-cursor";
 export * from "./service/definition";
 export * from "./service/run-service";
 export * from "./service/timers";
