@@ -33,6 +33,7 @@ export * from "./sql/where";
 export * from "./sql/utc-today";
 export * from "./sql/list-counts";
 export * from "./sql/custom-attributes";
+export * from "./sql/trigram-similarity";
 export * from "./gitlab/access-levels";
 export * from "./gitlab/visibility";
 export * from "./gitlab/search";

@@ -1,4 +1,4 @@
-import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, pageInfo, pageWindow, type Pool, searchTerms, visibilityLevelOf, type VisibilityViewer } from "@canopy/kit";
+import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, pageInfo, pageWindow, searchTerms, trigramSimilarityFunction, visibilityLevelOf, type VisibilityViewer } from "@canopy/kit";
 import { groups } from "@canopy/protos";
 import { decodeCursor, encodeCursor, listOrder, ORDER_BYS, type ListOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
@@ -7,7 +7,6 @@ import {
   countGroupRows,
   customAttributesOf,
   listGroupRows,
-  similarityFunction,
   type BaseSet,
   type GroupListQuery,
   type ListedGroupRow,
@@ -72,14 +71,6 @@ async function baseOf(
   return { kind: "readable", userId, publicFrom: withPublic ? lowestVisibleLevel(viewer) : undefined };
 }
 
-/** pg_trgm's similarity(), looked up once per pool (the extension does not come and go). */
-const trigramFunctions = new WeakMap<Pool, Promise<string | undefined>>();
-const trigramFunction = (pool: Pool) => {
-  let found = trigramFunctions.get(pool);
-  if (!found) trigramFunctions.set(pool, (found = similarityFunction(pool)));
-  return found;
-};
-
 /** The values of a row's sort key, in the order's key order (what a cursor carries). */
 const keyValues = (order: ListOrder, row: ListedGroupRow) =>
   order.keys.map((k) => {
@@ -118,7 +109,7 @@ export async function listGroups(deps: Deps, req: Request): Promise<groups.ListG
     order,
     similarity:
       order.tag === "similarity"
-        ? { query: req.search.trim(), trigram: await trigramFunction(deps.pool) }
+        ? { query: req.search.trim(), trigram: await trigramSimilarityFunction(deps.pool) }
         : undefined,
   };
   const window = pageWindow(req.page);

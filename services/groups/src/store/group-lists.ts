@@ -50,7 +50,7 @@ export interface GroupListQuery {
   /** Match the search against full path and full name (GET /groups) rather than path and name. */
   searchFullPath: boolean;
   order: ListOrder;
-  /** For the similarity order: the search and the function scoring it (see similarityFunction). */
+  /** For the similarity order: the search and the function scoring it (the kit's trigramSimilarityFunction). */
   similarity?: { query: string; trigram: string | undefined };
 }
 
@@ -320,16 +320,4 @@ export async function customAttributesOf(
     byGroup.set(Number(r.namespace_id), list);
   }
   return byGroup;
-}
-
-/**
- * The schema-qualified name of pg_trgm's similarity() when the extension is installed, else
- * undefined (0006 creates it when the migrating role may; the lists then approximate).
- */
-export async function similarityFunction(db: Queryable): Promise<string | undefined> {
-  const { rows } = await db.query<{ schema: string }>(
-    `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-      WHERE e.extname = 'pg_trgm'`,
-  );
-  return rows[0] ? `"${rows[0].schema.replace(/"/g, '""')}".similarity` : undefined;
 }
