@@ -50,7 +50,7 @@ export interface GroupListQuery {
   /** Match the search against full path and full name (GET /groups) rather than path and name. */
   searchFullPath: boolean;
   order: ListOrder;
-  /** For the similarity order: the search and the function scoring it (the kit's trigramSimilarityFunction). */
+  /** For the similarity order: the search and the function scoring it (trigramSimilarityFunction). */
   similarity?: { query: string; trigram: string | undefined };
 }
 
