@@ -45,9 +45,9 @@ async function recordEventBackfillProgress(
 }
 
 /**
- * Records the events of the next `batch` rows after id `afterId` (each row locked FOR UPDATE while
- * its event is recorded, so a change made meanwhile waits and its own event follows), and answers
- * the ids it published, in order.
+ * Records the events of the next `batch` rows after id `afterId` (each row locked while its event
+ * is recorded, so a change made meanwhile waits and its own event follows), and answers the ids it
+ * published, in order.
  */
 export type PublishBackfillBatch = (tx: PoolClient, afterId: number, batch: number) => Promise<number[]>;
 
