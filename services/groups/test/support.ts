@@ -43,7 +43,6 @@ export interface TestUser {
   actor: common.Actor;
 }
 
-
 export interface Harness {
   groupsService: TestService<GroupsConfig, Deps>;
   authService: AuthService;

@@ -42,7 +42,6 @@ export type { TestUser };
 // Three services, real PostgreSQL and NATS, every test file at once.
 jest.setTimeout(60_000);
 
-
 const PROJECTS_REQUESTS = {
   getProject: projects.GetProjectRequest,
   createProject: projects.CreateProjectRequest,

@@ -1,4 +1,17 @@
-import { apiError, forbidden, grpcStatus, isVisibilityName, notFound, OWNER, recordEvent, requireSignedIn, rubyInspect, visibilityLevelOf, visibilityNameOf, withTransaction } from "@canopy/kit";
+import {
+  apiError,
+  forbidden,
+  grpcStatus,
+  isVisibilityName,
+  notFound,
+  OWNER,
+  recordEvent,
+  requireSignedIn,
+  rubyInspect,
+  visibilityLevelOf,
+  visibilityNameOf,
+  withTransaction,
+} from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type events, type groups } from "@canopy/protos";
 import { abilities } from "../domain/access";
 import { settingsFrom } from "../domain/group-attributes";

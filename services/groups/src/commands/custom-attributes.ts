@@ -1,4 +1,11 @@
-import { customAttributeErrors, invalid, recordEvent, recordNotFound, requireSignedIn, withTransaction } from "@canopy/kit";
+import {
+  customAttributeErrors,
+  invalid,
+  recordEvent,
+  recordNotFound,
+  requireSignedIn,
+  withTransaction,
+} from "@canopy/kit";
 import { GROUPS_EVENTS, type groups, type groupCustomAttributes } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { groupForCustomAttributes } from "../finders/custom-attributes";

@@ -1,4 +1,13 @@
-import { apiError, forbidden, grpcStatus, notFound, OWNER, type PoolClient, recordEvent, requireSignedIn } from "@canopy/kit";
+import {
+  apiError,
+  forbidden,
+  grpcStatus,
+  notFound,
+  OWNER,
+  type PoolClient,
+  recordEvent,
+  requireSignedIn,
+} from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type groupLifecycle, type groups } from "@canopy/protos";
 import { abilities } from "../domain/access";
 import { MAX_NESTING } from "../domain/group-rules";

@@ -1,4 +1,14 @@
-import { forbidden, invalid, notFound, OWNER, planFeatures, type PoolClient, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
+import {
+  forbidden,
+  invalid,
+  notFound,
+  OWNER,
+  planFeatures,
+  type PoolClient,
+  recordEvent,
+  requireSignedIn,
+  withTransaction,
+} from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type groups } from "@canopy/protos";
 import { abilities } from "../domain/access";
 import { avatarContentType, avatarErrors, avatarFilename } from "../domain/avatar";

@@ -44,9 +44,13 @@ export function visibilityErrors(
 ): FieldErrors {
   const add = (m: string) => (errors.visibility_level ??= []).push(m);
   if (parentLevel !== undefined && level > parentLevel)
-    add(`${visibilityNameOf(level)} is not allowed since the parent group has a ${visibilityNameOf(parentLevel)} visibility.`);
+    add(
+      `${visibilityNameOf(level)} is not allowed since the parent group has a ${visibilityNameOf(parentLevel)} visibility.`,
+    );
   if (highestProject !== undefined && level < highestProject)
-    add(`${visibilityNameOf(level)} is not allowed since this group contains projects with higher visibility.`);
+    add(
+      `${visibilityNameOf(level)} is not allowed since this group contains projects with higher visibility.`,
+    );
   if (highestChild !== undefined && level < highestChild)
     add(`${visibilityNameOf(level)} is not allowed since there are sub-groups with higher visibility.`);
   return errors;

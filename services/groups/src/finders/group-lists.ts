@@ -1,4 +1,15 @@
-import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, pageInfo, pageWindow, searchTerms, trigramSimilarityFunction, visibilityLevelOf, type VisibilityViewer } from "@canopy/kit";
+import {
+  ACCESS_LEVELS,
+  badParameter,
+  isVisibilityName,
+  lowestVisibleLevel,
+  pageInfo,
+  pageWindow,
+  searchTerms,
+  trigramSimilarityFunction,
+  visibilityLevelOf,
+  type VisibilityViewer,
+} from "@canopy/kit";
 import { groups } from "@canopy/protos";
 import { decodeCursor, encodeCursor, listOrder, ORDER_BYS, type ListOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
@@ -99,7 +110,8 @@ export async function listGroups(deps: Deps, req: Request): Promise<groups.ListG
     base: await baseOf(deps, req, viewer, parent),
     scope,
     skipIds: req.skipGroups,
-    visibilityLevel: req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
+    visibilityLevel:
+      req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     // Silently ignored for everyone but administrators (reference §7.22).
     customAttributes: viewer.admin ? req.customAttributes : [],
     search: terms,

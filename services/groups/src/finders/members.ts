@@ -1,12 +1,18 @@
-import { forbidden, lowestVisibleLevel, memberCreatedByOf, type MemberListViewer, memberUserOf, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
+import {
+  forbidden,
+  lowestVisibleLevel,
+  memberCreatedByOf,
+  type MemberListViewer,
+  memberUserOf,
+  pageInfo,
+  pageWindow,
+  recordNotFound,
+  requireSignedIn,
+} from "@canopy/kit";
 import { groupMembers, type common, type groups } from "@canopy/protos";
 import { canAdminMembers, canReadMembers } from "../domain/members";
 import type { Deps } from "../deps";
-import {
-  findListedMember,
-  listMembers as listMemberRows,
-  type MemberListRow,
-} from "../store/member-lists";
+import { findListedMember, listMembers as listMemberRows, type MemberListRow } from "../store/member-lists";
 import { resolveGroup, type VisibleGroup } from "./groups";
 
 /**

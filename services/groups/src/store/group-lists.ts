@@ -1,5 +1,13 @@
 import { createHash } from "node:crypto";
-import { COUNT_CAP, countKey, escapeLike, type Queryable, type SearchTerms, UTC_TODAY, Where } from "@canopy/kit";
+import {
+  COUNT_CAP,
+  countKey,
+  escapeLike,
+  type Queryable,
+  type SearchTerms,
+  UTC_TODAY,
+  Where,
+} from "@canopy/kit";
 import type { ListOrder, SortKey } from "../domain/list-order";
 import { authorizedNamespacesSql } from "./access";
 import { countAndKeep, keptCount, keptCountColumn } from "./list-counts";

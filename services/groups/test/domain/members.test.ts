@@ -1,9 +1,4 @@
-import {
-  accessLevelErrors,
-  canReadMembers,
-  isLastOwner,
-  memberErrors,
-} from "../../src/domain/members";
+import { accessLevelErrors, canReadMembers, isLastOwner, memberErrors } from "../../src/domain/members";
 
 describe("member rules", () => {
   it("takes 10..50 everywhere and 5 only with the plan's minimal access, on a top-level group", () => {

@@ -25,12 +25,20 @@ export interface CustomAttributesStore {
   findCustomAttributes(db: Queryable, ownerId: number): Promise<CustomAttributeRow[]>;
   findCustomAttribute(db: Queryable, ownerId: number, key: string): Promise<CustomAttributeRow | undefined>;
   /** Creates the attribute or replaces its value (one statement, so two racing PUTs cannot clash). */
-  upsertCustomAttribute(db: Queryable, ownerId: number, key: string, value: string): Promise<CustomAttributeRow>;
+  upsertCustomAttribute(
+    db: Queryable,
+    ownerId: number,
+    key: string,
+    value: string,
+  ): Promise<CustomAttributeRow>;
   /** Removes the attribute; undefined when there was none. */
   deleteCustomAttribute(db: Queryable, ownerId: number, key: string): Promise<CustomAttributeRow | undefined>;
 }
 
-export function customAttributesStore({ table, ownerColumn: owner }: CustomAttributesTable): CustomAttributesStore {
+export function customAttributesStore({
+  table,
+  ownerColumn: owner,
+}: CustomAttributesTable): CustomAttributesStore {
   return {
     async findCustomAttributes(db, ownerId) {
       const { rows } = await db.query<CustomAttributeRow>(

@@ -55,7 +55,10 @@ export interface KeptListCounts {
   ): Promise<number>;
 }
 
-export function keptListCounts({ scopeGenerationColumn: scopeColumn, service }: ListCountTables): KeptListCounts {
+export function keptListCounts({
+  scopeGenerationColumn: scopeColumn,
+  service,
+}: ListCountTables): KeptListCounts {
   /** The generations an entry must match, as SQL on the user parameter `u`. */
   const generationsSql = (u: string) => `
   (SELECT generation FROM list_count_generations WHERE scope = 0) AS ${scopeColumn},

@@ -41,9 +41,9 @@ describe("searchTerms (GitLab's Gitlab::SQL::Pattern)", () => {
 
 describe("visibility levels (Gitlab::VisibilityLevel)", () => {
   it("name levels and back, a level between two names being the lower one", () => {
-    expect(["private", "internal", "public"].map((n) => isVisibilityName(n) && visibilityLevelOf(n))).toEqual([
-      0, 10, 20,
-    ]);
+    expect(["private", "internal", "public"].map((n) => isVisibilityName(n) && visibilityLevelOf(n))).toEqual(
+      [0, 10, 20],
+    );
     expect([0, 5, 10, 19, 20].map(visibilityNameOf)).toEqual([
       "private",
       "private",
@@ -66,7 +66,9 @@ describe("visibility levels (Gitlab::VisibilityLevel)", () => {
 describe("customAttributeErrors", () => {
   it("accept a key and value within the limits", () => {
     expect(customAttributeErrors("k", "v")).toEqual({});
-    expect(customAttributeErrors("k".repeat(CUSTOM_ATTRIBUTE_KEY_MAX), "v".repeat(CUSTOM_ATTRIBUTE_VALUE_MAX))).toEqual({});
+    expect(
+      customAttributeErrors("k".repeat(CUSTOM_ATTRIBUTE_KEY_MAX), "v".repeat(CUSTOM_ATTRIBUTE_VALUE_MAX)),
+    ).toEqual({});
   });
 
   it("answer Rails' messages keyed by attribute", () => {
@@ -100,7 +102,6 @@ describe("member rules of every source (GitLab's Member model)", () => {
     expect(expiresAtErrors("2024-06-01", "2024-06-01")).toEqual([]);
     expect(expiresAtErrors(undefined, "2024-06-01")).toEqual([]);
   });
-
 
   it("refuses a level below the user's inherited membership, naming its role and group", () => {
     expect(inheritedLevelErrors(20, { accessLevel: 40, groupName: "Top" })).toEqual([

@@ -1,4 +1,13 @@
-import { forbidden, invalid, isVisibilityName, OWNER, recordEvent, requireSignedIn, visibilityLevelOf, withTransaction } from "@canopy/kit";
+import {
+  forbidden,
+  invalid,
+  isVisibilityName,
+  OWNER,
+  recordEvent,
+  requireSignedIn,
+  visibilityLevelOf,
+  withTransaction,
+} from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type events, type namespaces, type projects } from "@canopy/protos";
 import { mayCreateInGroup } from "../domain/access";
 import { checkedAttributes, takenErrors, visibilityErrors } from "../domain/project-attributes";
@@ -64,7 +73,8 @@ export async function createProject(
     cleared: a?.cleared ?? [],
   });
   const visibilityName = a?.visibility ?? deps.settings.current().defaultProjectVisibility;
-  const visibility = checked.visibility ?? (isVisibilityName(visibilityName) ? visibilityLevelOf(visibilityName) : 0);
+  const visibility =
+    checked.visibility ?? (isVisibilityName(visibilityName) ? visibilityLevelOf(visibilityName) : 0);
   visibilityErrors(visibility, namespace, checked.errors);
   if (Object.keys(checked.errors).length) throw invalid(checked.errors);
 

@@ -1,4 +1,14 @@
-import { customAttributeErrors, forbidden, invalid, notFound, type Queryable, recordEvent, recordNotFound, requireSignedIn, withTransaction } from "@canopy/kit";
+import {
+  customAttributeErrors,
+  forbidden,
+  invalid,
+  notFound,
+  type Queryable,
+  recordEvent,
+  recordNotFound,
+  requireSignedIn,
+  withTransaction,
+} from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type projectCustomAttributes, type projects } from "@canopy/protos";
 import type { Deps } from "../deps";
 import {

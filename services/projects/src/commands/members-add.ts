@@ -1,4 +1,14 @@
-import { conflict, forbidden, invalid, notFound, OWNER, type Queryable, recordEvent, utcToday, withTransaction } from "@canopy/kit";
+import {
+  conflict,
+  forbidden,
+  invalid,
+  notFound,
+  OWNER,
+  type Queryable,
+  recordEvent,
+  utcToday,
+  withTransaction,
+} from "@canopy/kit";
 import {
   PROJECTS_EVENTS,
   type common,

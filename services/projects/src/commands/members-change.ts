@@ -1,4 +1,12 @@
-import { apiError, forbidden, grpcStatus, invalid, recordEvent, recordNotFound, withTransaction } from "@canopy/kit";
+import {
+  apiError,
+  forbidden,
+  grpcStatus,
+  invalid,
+  recordEvent,
+  recordNotFound,
+  withTransaction,
+} from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type projectMembers } from "@canopy/protos";
 import { mayChangeMember } from "../domain/members";
 import type { Deps } from "../deps";

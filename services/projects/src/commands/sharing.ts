@@ -1,4 +1,14 @@
-import { apiError, conflict, forbidden, grpcStatus, lowestVisibleLevel, notFound, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
+import {
+  apiError,
+  conflict,
+  forbidden,
+  grpcStatus,
+  lowestVisibleLevel,
+  notFound,
+  recordEvent,
+  requireSignedIn,
+  withTransaction,
+} from "@canopy/kit";
 import { PROJECTS_EVENTS, type projectSharing } from "@canopy/protos";
 import { projectAbilities } from "../domain/access";
 import type { Deps } from "../deps";

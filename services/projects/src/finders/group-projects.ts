@@ -1,4 +1,11 @@
-import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, searchTerms, visibilityLevelOf } from "@canopy/kit";
+import {
+  ACCESS_LEVELS,
+  badParameter,
+  isVisibilityName,
+  lowestVisibleLevel,
+  searchTerms,
+  visibilityLevelOf,
+} from "@canopy/kit";
 import type { groupProjects, projects } from "@canopy/protos";
 import { listOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
@@ -28,7 +35,8 @@ export async function listGroupProjects(
     owned: req.owned,
     membership: false,
     starred: req.starred,
-    visibility: req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
+    visibility:
+      req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     topics: topicsOf(req.topics),

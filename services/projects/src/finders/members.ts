@@ -1,12 +1,17 @@
-import { lowestVisibleLevel, memberCreatedByOf, type MemberListViewer, memberUserOf, pageInfo, pageWindow, recordNotFound, requireSignedIn } from "@canopy/kit";
+import {
+  lowestVisibleLevel,
+  memberCreatedByOf,
+  type MemberListViewer,
+  memberUserOf,
+  pageInfo,
+  pageWindow,
+  recordNotFound,
+  requireSignedIn,
+} from "@canopy/kit";
 import { projectMembers, type common, type projects } from "@canopy/protos";
 import { canAdminMembers } from "../domain/members";
 import type { Deps } from "../deps";
-import {
-  findListedProjectMember,
-  listProjectMembers,
-  type ProjectMemberRow,
-} from "../store/project-members";
+import { findListedProjectMember, listProjectMembers, type ProjectMemberRow } from "../store/project-members";
 import { resolveProject, viewerOf, type VisibleProject } from "./projects";
 
 /**

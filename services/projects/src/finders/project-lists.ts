@@ -1,4 +1,15 @@
-import { ACCESS_LEVELS, badParameter, isVisibilityName, lowestVisibleLevel, notFound, pageInfo, pageWindow, searchTerms, trigramSimilarityFunction, visibilityLevelOf } from "@canopy/kit";
+import {
+  ACCESS_LEVELS,
+  badParameter,
+  isVisibilityName,
+  lowestVisibleLevel,
+  notFound,
+  pageInfo,
+  pageWindow,
+  searchTerms,
+  trigramSimilarityFunction,
+  visibilityLevelOf,
+} from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
 import { decodeCursor, encodeCursor, isNumericColumn, listOrder, type ListOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
@@ -32,7 +43,8 @@ export async function listProjectsFinder(
     owned: req.owned,
     membership: req.membership,
     starred: req.starred,
-    visibility: req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
+    visibility:
+      req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     topics: topicsOf(req.topics),
@@ -67,7 +79,10 @@ export async function orderOf(
     tieDesc: sort !== "asc",
   };
   const query = search.trim();
-  return { order, similarity: query ? { query, trigram: await trigramSimilarityFunction(deps.pool) } : undefined };
+  return {
+    order,
+    similarity: query ? { query, trigram: await trigramSimilarityFunction(deps.pool) } : undefined,
+  };
 }
 
 /** One page of a project list: keyset after `page.cursor`, or offset with its (capped) count. */
