@@ -1,4 +1,4 @@
-import type { common } from "@canopy/protos";
+import type { common, groupMembers } from "@canopy/protos";
 
 /*
  * The user parts of a member as both member APIs answer them (GitLab's Member entity, for group and
@@ -20,15 +20,11 @@ export interface MemberUserColumns {
   created_by_avatar_url: string | null;
 }
 
-/** A member's user as a member answer carries it (groups' MemberUser, projects' ProjectMemberUser). */
-export interface MemberUser {
-  id: number;
-  username: string;
-  name: string;
-  state: string;
-  avatarUrl: string;
-  email?: string | undefined;
-}
+/**
+ * A member's user as a member answer carries it: groups' MemberUser, the same message as projects'
+ * ProjectMemberUser (one shape, two contracts).
+ */
+export type MemberUser = groupMembers.MemberUser;
 
 /**
  * The member's user as `actor` may see them. The e-mail only for administrators: GitLab EE shows it
