@@ -1,10 +1,9 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { common } from "@canopy/protos";
+import type { FieldErrors } from "./gitlab/model-errors";
 
 /** Trailer that carries a `canopy.common.v1.ErrorDetail` beside the gRPC status. */
 export const ERROR_DETAIL_KEY = "canopy-error-detail-bin";
-
-type FieldErrors = Record<string, string[]>;
 
 /**
  * The one error type services raise. `code` is the gRPC status; `detail` is what a user may see;

@@ -39,6 +39,8 @@ export * from "./gitlab/visibility";
 export * from "./gitlab/search";
 export * from "./gitlab/custom-attributes";
 export * from "./gitlab/members";
+export * from "./gitlab/model-errors";
+export * from "./gitlab/reserved-paths";
 export * from "./members/member-lists";
 export * from "./members/member-user";
 export * from "./settings/bucket";

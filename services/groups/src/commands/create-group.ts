@@ -1,5 +1,7 @@
 import {
+  addFieldError,
   apiError,
+  type FieldErrors,
   forbidden,
   grpcStatus,
   isVisibilityName,
@@ -15,7 +17,7 @@ import {
 import { GROUPS_EVENTS, type common, type events, type groups } from "@canopy/protos";
 import { abilities } from "../domain/access";
 import { settingsFrom } from "../domain/group-attributes";
-import { addFieldError, MAX_NESTING, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";
+import { MAX_NESTING, pathErrors, TAKEN } from "../domain/group-rules";
 import { TWO_FACTOR_FORBIDDEN } from "../domain/tree-settings";
 import { rootAllowsTwoFactor } from "../store/group-updates";
 import type { Deps } from "../deps";

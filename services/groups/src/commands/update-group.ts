@@ -1,4 +1,6 @@
 import {
+  addFieldError,
+  type FieldErrors,
   forbidden,
   invalid,
   notFound,
@@ -13,7 +15,7 @@ import { GROUPS_EVENTS, type common, type groups } from "@canopy/protos";
 import { abilities } from "../domain/access";
 import { avatarContentType, avatarErrors, avatarFilename } from "../domain/avatar";
 import { settingsFrom, type GroupSettings } from "../domain/group-attributes";
-import { addFieldError, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";
+import { pathErrors, TAKEN } from "../domain/group-rules";
 import {
   applicableAttributes,
   changedSettings,

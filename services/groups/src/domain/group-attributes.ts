@@ -1,7 +1,7 @@
-import { isVisibilityName, visibilityLevelOf } from "@canopy/kit";
+import { addFieldError, type FieldErrors, isVisibilityName, visibilityLevelOf } from "@canopy/kit";
 import type { groups } from "@canopy/protos";
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from "./access";
-import { addFieldError, descriptionErrors, nameErrors, type FieldErrors } from "./group-rules";
+import { descriptionErrors, nameErrors } from "./group-rules";
 
 /** The columns an attribute set writes (undefined: not given). */
 export interface GroupSettings {

@@ -1,7 +1,6 @@
-import { type PlanFeatures, visibilityNameOf } from "@canopy/kit";
+import { type FieldErrors, type PlanFeatures, visibilityNameOf } from "@canopy/kit";
 import type { groups } from "@canopy/protos";
 import type { GroupSettings } from "./group-attributes";
-import type { FieldErrors } from "./group-rules";
 
 /**
  * The rules of PUT /groups/:id that need no I/O (GitLab app/services/groups/update_service.rb and

@@ -3,11 +3,13 @@ import {
   ACCESS_LEVELS,
   customAttributeErrors,
   expiresAtErrors,
+  firstFullMessage,
   inheritedLevelErrors,
   CUSTOM_ATTRIBUTE_KEY_MAX,
   CUSTOM_ATTRIBUTE_VALUE_MAX,
   isVisibilityName,
   lowestVisibleLevel,
+  PROJECT_WILDCARD_ROUTES,
   searchTerms,
   squish,
   utcToday,
@@ -113,5 +115,22 @@ describe("member rules of every source (GitLab's Member model)", () => {
 
   it("says today in UTC", () => {
     expect(utcToday(new Date("2024-06-01T23:30:00-05:00"))).toBe("2024-06-02");
+  });
+});
+
+describe("model errors (ActiveModel::Errors)", () => {
+  it("give the first attribute's first message after its human name, as full_messages.first", () => {
+    expect(firstFullMessage({ access_level: ["is not included in the list", "x"], expires_at: ["y"] })).toBe(
+      "Access level is not included in the list",
+    );
+    expect(firstFullMessage({})).toBeUndefined();
+  });
+});
+
+describe("reserved paths below a namespace", () => {
+  it("are GitLab's project wildcard routes", () => {
+    expect(PROJECT_WILDCARD_ROUTES.has("-")).toBe(true);
+    expect(PROJECT_WILDCARD_ROUTES.has("tree")).toBe(true);
+    expect(PROJECT_WILDCARD_ROUTES.has("admin")).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import {
   conflict,
+  firstFullMessage,
   forbidden,
   invalid,
   notFound,
@@ -73,9 +74,9 @@ export async function addMembers(
     const user = await knownUser(deps, userId, hints.get(userId));
     if (!user || (await findMembership(deps.pool, project.row.id, userId))) continue;
     const problems = await validate(deps.pool, project, userId, req.accessLevel, req.expiresAt);
-    const first = Object.entries(problems)[0];
-    if (first) {
-      errors[user.username] = `${humanAttribute(first[0])} ${first[1][0]}`;
+    const message = firstFullMessage(problems);
+    if (message) {
+      errors[user.username] = message;
       continue;
     }
     await withTransaction(deps.pool, (tx) =>
@@ -94,12 +95,6 @@ export function requireMemberAdmin(project: VisibleProject): void {
 export function requireOwnerGrant(project: VisibleProject, level: number): void {
   if (level >= OWNER && !canManageOwners(project.access.access_level)) throw forbidden();
 }
-
-/** "access_level" → "Access level", as Rails' full_messages name an attribute. */
-const humanAttribute = (attribute: string) => {
-  const words = attribute.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 async function knownUser(
   deps: Deps,

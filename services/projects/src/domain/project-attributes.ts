@@ -1,14 +1,18 @@
-import { isVisibilityName, visibilityLevelOf, visibilityNameOf } from "@canopy/kit";
+import {
+  addFieldError,
+  type FieldErrors,
+  isVisibilityName,
+  visibilityLevelOf,
+  visibilityNameOf,
+} from "@canopy/kit";
 import type { projects } from "@canopy/protos";
 import { settingsChanges } from "./project-settings";
 import {
-  addFieldError,
   descriptionErrors,
   nameErrors,
   pathErrors,
   TAKEN,
   visibilityNotAllowedInGroup,
-  type FieldErrors,
 } from "./project-rules";
 
 /** Topics as GitLab keeps them: trimmed, blanks dropped, duplicates (case-insensitively) once. */
