@@ -172,5 +172,4 @@ export async function countTokensOf(db: Pool, userId: number): Promise<number> {
   return rows[0]!.n;
 }
 
-/** YYYY-MM-DD of today plus `days`, in UTC. */
-export const utcDate = (days = 0) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { utcDate } from "@canopy/kit/testing";

@@ -1,7 +1,14 @@
 /**
  * Helpers of the deletion, restore and transfer tests (lifecycle-*.test.ts, transfer-*.test.ts).
  */
-import { filledClient, startTestService, unique, waitFor, type TestService } from "@canopy/kit/testing";
+import {
+  filledClient,
+  startTestService,
+  unique,
+  utcDate,
+  waitFor,
+  type TestService,
+} from "@canopy/kit/testing";
 import {
   encodeSettings,
   DEFAULT_APPLICATION_SETTINGS,
@@ -27,7 +34,7 @@ export const lifecycleRpc = (service: TestService<GroupsConfig, Deps>) =>
   filledClient(service.client(groupLifecycle.GroupLifecycleServiceService), LIFECYCLE_REQUESTS);
 
 /** Today in UTC as "YYYY-MM-DD" (what marked_for_deletion_on holds after a DELETE today). */
-export const utcToday = () => new Date().toISOString().slice(0, 10);
+export const utcToday = () => utcDate(0);
 
 /** Gives `user` a direct membership (the members API is another part of the service). */
 export const addMember = (h: Harness, groupId: number, user: TestUser, accessLevel: number) =>

@@ -97,7 +97,3 @@ export async function memberEvents(h: Harness, groupId: number): Promise<Recorde
   }
   return out;
 }
-
-/** "YYYY-MM-DD", `days` from today (UTC). */
-export const dayFromToday = (days: number) =>
-  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

@@ -34,8 +34,7 @@ export const addMember = (
   expiresAt: string | null = null,
 ) => insertMembership(h.db, { groupId, userId, accessLevel, expiresAt });
 
-/** YYYY-MM-DD of today plus `days` in UTC. */
-export const utcDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { utcDate } from "@canopy/kit/testing";
 
 /** The payloads of the outbox's events on `subject`, decoded with `codec`, oldest first. */
 export async function recordedEvents<T>(
