@@ -3,8 +3,8 @@
  * gateway's table tags its failures with its service (grpc/clients.ts), over a real gRPC channel.
  */
 import { Metadata } from "@grpc/grpc-js";
+import { ANONYMOUS } from "@canopy/kit";
 import { auth } from "@canopy/protos";
-import { ANONYMOUS } from "../src/authn/actor";
 import { loadGatewayConfig } from "../src";
 import { connectClient, createClients } from "../src/grpc/clients";
 import { dependencyOf } from "../src/grpc/dependency";

@@ -6,6 +6,7 @@
 import { generateKeyPairSync } from "node:crypto";
 import pino from "pino";
 import {
+  ANONYMOUS,
   CallVerifier,
   loadCallVerifier,
   serve,
@@ -14,7 +15,6 @@ import {
   type GrpcServer,
 } from "@canopy/kit";
 import { auth } from "@canopy/protos";
-import { ANONYMOUS } from "../src/authn/actor";
 import { loadGatewayConfig } from "../src";
 import { connectClient, CLIENTS } from "../src/grpc/clients";
 import { toHttpError } from "../src/http/errors";

@@ -17,7 +17,7 @@ export {
 export { GROUP_AVATARS_IDEMPOTENT_METHODS } from "./idempotent";
 export * as oauth from "./gen/canopy/auth/v1/oauth";
 export { OAUTH_SCOPES } from "./scopes";
-export { AUTH_EVENTS, AUTH_SUBJECTS } from "./events/auth";
+export { AUTH_EVENTS, AUTH_SUBJECTS, userSnapshotOf } from "./events/auth";
 export * as settings from "./gen/canopy/auth/v1/settings";
 export * as groups from "./gen/canopy/groups/v1/groups";
 export * as groupEvents from "./gen/canopy/groups/v1/events";

@@ -1,8 +1,7 @@
 import type { Next } from "koa";
 import { status } from "@grpc/grpc-js";
-import { isServiceError, type PromiseClient } from "@canopy/kit";
+import { ANONYMOUS, isServiceError, type PromiseClient } from "@canopy/kit";
 import { auth, type common } from "@canopy/protos";
-import { ANONYMOUS } from "../authn/actor";
 import type { AuthenticationCache } from "../authn/cache";
 import { extractSudo, extractToken } from "../authn/credentials";
 import { insufficientScopeError, refusalError } from "../authn/refusals";

@@ -31,3 +31,25 @@ export const AUTH_EVENTS = {
 
 /** Every subject the auth context publishes on, for consumers that want all of them. */
 export const AUTH_SUBJECTS = "canopy.auth.>";
+
+/**
+ * The user a UserCreated or UserUpdated describes, for the consumers that keep a copy of users.
+ * Events recorded before auth published snapshots carry the username only: they stand for a user
+ * named by their username, with an empty state (a consumer keeps its copy's) and every other field
+ * at its default.
+ */
+export function userSnapshotOf(e: events.UserCreated | events.UserUpdated): events.UserSnapshot {
+  return (
+    e.user ?? {
+      userId: e.userId,
+      username: e.username,
+      name: e.username,
+      state: "",
+      admin: false,
+      external: false,
+      canCreateGroup: true,
+      avatarUrl: "",
+      email: "",
+    }
+  );
+}

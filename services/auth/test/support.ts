@@ -117,8 +117,14 @@ export function newUserAttributes(overrides: auth.UserAttributes = {}): auth.Use
   };
 }
 
+/**
+ * Who makes users and tokens: root through a client of auth (this harness, or another service's
+ * harness that runs auth beside its own service).
+ */
+export type UserMaker = Pick<Harness, "rpc" | "admin">;
+
 /** Creates a user as root. */
-export const createUser = (h: Harness, overrides: auth.UserAttributes = {}) =>
+export const createUser = (h: UserMaker, overrides: auth.UserAttributes = {}) =>
   h.rpc.createUser({ actor: h.admin, attributes: newUserAttributes(overrides) });
 
 export interface SignedIn {
@@ -131,7 +137,7 @@ export interface SignedIn {
 }
 
 /** Gives `user` a new token (made by root) and authenticates with it, as the gateway would. */
-export async function signIn(h: Harness, user: auth.User, scopes = ["api"]): Promise<SignedIn> {
+export async function signIn(h: UserMaker, user: auth.User, scopes = ["api"]): Promise<SignedIn> {
   const created = await h.rpc.createPersonalAccessToken({
     actor: h.admin,
     userId: user.id,
@@ -144,7 +150,7 @@ export async function signIn(h: Harness, user: auth.User, scopes = ["api"]): Pro
 }
 
 /** A new non-admin user with a token. */
-export const newSignedInUser = async (h: Harness, overrides: auth.UserAttributes = {}) =>
+export const newSignedInUser = async (h: UserMaker, overrides: auth.UserAttributes = {}) =>
   signIn(h, await createUser(h, overrides));
 
 export { failure, failed, type Failure } from "@canopy/kit/testing";
@@ -166,5 +172,4 @@ export async function countTokensOf(db: Pool, userId: number): Promise<number> {
   return rows[0]!.n;
 }
 
-/** YYYY-MM-DD of today plus `days`, in UTC. */
-export const utcDate = (days = 0) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { utcDate } from "@canopy/kit/testing";

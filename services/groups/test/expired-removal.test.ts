@@ -7,7 +7,7 @@
  */
 import { events, GROUPS_EVENTS, type groupEvents } from "@canopy/protos";
 import { withTransaction } from "@canopy/kit";
-import { startTestService, waitFor } from "@canopy/kit/testing";
+import { startTestService, utcDate, waitFor } from "@canopy/kit/testing";
 import { groupsServiceDefinition } from "../src/service";
 import { removeExpiredBatch, runExpiredRemovals } from "../src/commands/expired-removal";
 import { startHarness, type Harness, type TestUser } from "./support";
@@ -19,9 +19,6 @@ beforeAll(async () => {
   owner = await h.newUser();
 });
 afterAll(() => h.stop());
-
-/** A date `days` from today (UTC), as "YYYY-MM-DD". */
-const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 async function member(groupId: number, expiresAt: string | null) {
   const u = await h.newUser();
@@ -59,9 +56,9 @@ const removedIn = (groupId: number) =>
 
 it("removes memberships that expired today or before, with a MemberRemoved each and no actor, and keeps the rest", async () => {
   const g = await h.newGroup(owner);
-  const yesterday = await member(g.id, day(-1));
-  const today = await member(g.id, day(0));
-  const tomorrow = await member(g.id, day(1));
+  const yesterday = await member(g.id, utcDate(-1));
+  const today = await member(g.id, utcDate(0));
+  const tomorrow = await member(g.id, utcDate(1));
   const forever = await member(g.id, null);
   await runExpiredRemovals(h.groupsService.deps);
   expect(await memberIds(g.id)).toEqual([owner.user.id, tomorrow, forever].sort((a, b) => a - b));
@@ -73,7 +70,7 @@ it("removes memberships that expired today or before, with a MemberRemoved each 
 
 it("removes an expired Owner too, even the last one (GitLab's worker skips the last-owner rule)", async () => {
   const g = await h.newGroup(owner);
-  await h.db.query("UPDATE members SET expires_at = $2 WHERE namespace_id = $1", [g.id, day(-3)]);
+  await h.db.query("UPDATE members SET expires_at = $2 WHERE namespace_id = $1", [g.id, utcDate(-3)]);
   await runExpiredRemovals(h.groupsService.deps);
   expect(await memberIds(g.id)).toEqual([]);
 });
@@ -82,8 +79,8 @@ it("removes expired shares with a GroupUnshared each, and keeps the others", asy
   const shared = await h.newGroup(owner);
   const [gone, kept, open] = [await h.newGroup(owner), await h.newGroup(owner), await h.newGroup(owner)];
   for (const [withGroup, expiresAt] of [
-    [gone.id, day(-1)],
-    [kept.id, day(2)],
+    [gone.id, utcDate(-1)],
+    [kept.id, utcDate(2)],
     [open.id, null],
   ] as const)
     await h.db.query(
@@ -106,7 +103,7 @@ it("removes expired shares with a GroupUnshared each, and keeps the others", asy
 it("lets replicas run at once: each expired row is removed, and published, exactly once", async () => {
   const g = await h.newGroup(owner);
   const expired: number[] = [];
-  for (let i = 0; i < 12; i++) expired.push(await member(g.id, day(-1)));
+  for (let i = 0; i < 12; i++) expired.push(await member(g.id, utcDate(-1)));
   const deps = h.groupsService.deps;
   // Small batches, many at once: the passes overlap on the same rows.
   await Promise.all(
@@ -122,7 +119,7 @@ it("lets replicas run at once: each expired row is removed, and published, exact
 
 it("skips a row a request holds, and takes it on a later pass", async () => {
   const g = await h.newGroup(owner);
-  const held = await member(g.id, day(-1));
+  const held = await member(g.id, utcDate(-1));
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   let locked!: () => void;
@@ -143,7 +140,7 @@ it("skips a row a request holds, and takes it on a later pass", async () => {
 
 it("runs as soon as a replica starts, so restarts more frequent than the (daily) period cannot starve it", async () => {
   const g = await h.newGroup(owner);
-  const expired = await member(g.id, day(-1));
+  const expired = await member(g.id, utcDate(-1));
   expect(await memberIds(g.id)).toContain(expired);
   const replica = await startTestService(groupsServiceDefinition, {
     env: { CANOPY_GROUPS_EXPIRED_REMOVAL_MS: "86400000" },

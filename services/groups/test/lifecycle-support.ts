@@ -1,7 +1,14 @@
 /**
  * Helpers of the deletion, restore and transfer tests (lifecycle-*.test.ts, transfer-*.test.ts).
  */
-import { filledClient, startTestService, unique, waitFor, type TestService } from "@canopy/kit/testing";
+import {
+  filledClient,
+  startTestService,
+  unique,
+  utcDate,
+  waitFor,
+  type TestService,
+} from "@canopy/kit/testing";
 import {
   encodeSettings,
   DEFAULT_APPLICATION_SETTINGS,
@@ -16,15 +23,18 @@ import { groupsServiceDefinition } from "../src/service";
 import type { Harness, TestUser } from "./support";
 import { insertMembership } from "./memberships";
 
+/** The requests of the lifecycle API these tests call (the projects service's tests too). */
+export const LIFECYCLE_REQUESTS = {
+  deleteGroup: groupLifecycle.DeleteGroupRequest,
+  restoreGroup: groupLifecycle.RestoreGroupRequest,
+  transferGroup: groupLifecycle.TransferGroupRequest,
+};
+
 export const lifecycleRpc = (service: TestService<GroupsConfig, Deps>) =>
-  filledClient(service.client(groupLifecycle.GroupLifecycleServiceService), {
-    deleteGroup: groupLifecycle.DeleteGroupRequest,
-    restoreGroup: groupLifecycle.RestoreGroupRequest,
-    transferGroup: groupLifecycle.TransferGroupRequest,
-  });
+  filledClient(service.client(groupLifecycle.GroupLifecycleServiceService), LIFECYCLE_REQUESTS);
 
 /** Today in UTC as "YYYY-MM-DD" (what marked_for_deletion_on holds after a DELETE today). */
-export const utcToday = () => new Date().toISOString().slice(0, 10);
+export const utcToday = () => utcDate(0);
 
 /** Gives `user` a direct membership (the members API is another part of the service). */
 export const addMember = (h: Harness, groupId: number, user: TestUser, accessLevel: number) =>

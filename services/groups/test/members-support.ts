@@ -8,7 +8,8 @@ import { payloadOf } from "@canopy/kit";
 import { events, GROUP_MEMBERS_IDEMPOTENT_METHODS, GROUPS_EVENTS, groupMembers } from "@canopy/protos";
 import type { Harness, TestUser } from "./support";
 
-const MEMBER_REQUESTS = {
+/** The requests of the members API these tests call (the projects service's tests too). */
+export const MEMBER_REQUESTS = {
   listMembers: groupMembers.ListMembersRequest,
   getMember: groupMembers.GetMemberRequest,
   addMember: groupMembers.AddMemberRequest,
@@ -96,7 +97,3 @@ export async function memberEvents(h: Harness, groupId: number): Promise<Recorde
   }
   return out;
 }
-
-/** "YYYY-MM-DD", `days` from today (UTC). */
-export const dayFromToday = (days: number) =>
-  new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);

@@ -1,5 +1,6 @@
+import { utcDate } from "@canopy/kit/testing";
 import { startHarness, failure, status, ANONYMOUS, type Harness, type TestUser } from "./support";
-import { addAs, dayFromToday, memberEvents, membersRpc, type MembersRpc } from "./members-support";
+import { addAs, memberEvents, membersRpc, type MembersRpc } from "./members-support";
 
 let h: Harness;
 let rpc: MembersRpc;
@@ -22,7 +23,7 @@ describe("AddMember", () => {
     const owner = await h.newUser();
     const user = await h.newUser({ name: "New Member" });
     const g = (await h.newGroup(owner)).id;
-    const expires = dayFromToday(30);
+    const expires = utcDate(30);
     const member = await addAs(rpc, owner, g, user, 30, expires);
     expect(member).toMatchObject({
       user: { id: user.user.id, username: user.user.username, name: "New Member", state: "active" },
@@ -84,7 +85,7 @@ describe("AddMember", () => {
     });
     expect(await levelOf(g, user.user.id)).toBeUndefined();
     // Today is not in the past.
-    expect((await addAs(rpc, owner, g, user, 30, dayFromToday(0))).expiresAt).toBe(dayFromToday(0));
+    expect((await addAs(rpc, owner, g, user, 30, utcDate(0))).expiresAt).toBe(utcDate(0));
   });
 
   it("refuses a level below an inherited membership, naming the role and the ancestor", async () => {
@@ -208,7 +209,7 @@ describe("UpdateMember", () => {
     const user = await h.newUser();
     const g = (await h.newGroup(owner)).id;
     await addAs(rpc, owner, g, user, 30);
-    const expires = dayFromToday(10);
+    const expires = utcDate(10);
     const updated = await rpc.updateMember({
       actor: owner.actor,
       group: { id: g },

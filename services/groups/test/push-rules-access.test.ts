@@ -1,4 +1,4 @@
-import { DEVELOPER, GUEST, MAINTAINER, REPORTER } from "../src/domain/access";
+import { DEVELOPER, GUEST, MAINTAINER, REPORTER } from "@canopy/kit";
 import {
   startHarness,
   failure,

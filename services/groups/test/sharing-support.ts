@@ -8,11 +8,14 @@ import { events, groupCustomAttributes, groupEvents, groupSharing } from "@canop
 import type { Harness } from "./support";
 import { insertMembership } from "./memberships";
 
+/** The requests of the sharing API these tests call (the projects service's tests too). */
+export const SHARING_REQUESTS = {
+  shareGroup: groupSharing.ShareGroupRequest,
+  unshareGroup: groupSharing.UnshareGroupRequest,
+};
+
 export const sharingRpc = (h: Harness) =>
-  filledClient(h.groupsService.client(groupSharing.GroupSharingServiceService), {
-    shareGroup: groupSharing.ShareGroupRequest,
-    unshareGroup: groupSharing.UnshareGroupRequest,
-  });
+  filledClient(h.groupsService.client(groupSharing.GroupSharingServiceService), SHARING_REQUESTS);
 
 export const customAttributesRpc = (h: Harness) =>
   filledClient(h.groupsService.client(groupCustomAttributes.GroupCustomAttributesServiceService), {
@@ -31,8 +34,7 @@ export const addMember = (
   expiresAt: string | null = null,
 ) => insertMembership(h.db, { groupId, userId, accessLevel, expiresAt });
 
-/** YYYY-MM-DD of today plus `days` in UTC. */
-export const utcDate = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+export { utcDate } from "@canopy/kit/testing";
 
 /** The payloads of the outbox's events on `subject`, decoded with `codec`, oldest first. */
 export async function recordedEvents<T>(

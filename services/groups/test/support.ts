@@ -7,24 +7,30 @@
  * Files run in parallel against one `groups` schema: names are unique (`unique`) and no test counts
  * rows it did not create itself.
  */
-import { randomBytes } from "node:crypto";
 import { createPool, type Pool } from "@canopy/kit";
 import { filledClient, startTestService, unique, waitFor, type TestService } from "@canopy/kit/testing";
-import { authServiceDefinition, type AuthConfig } from "@canopy/auth";
-import { auth, AUTH_IDEMPOTENT_METHODS, groups, type common } from "@canopy/protos";
-import { AUTH_REQUESTS } from "../../auth/test/support";
+import { groups, type auth, type common } from "@canopy/protos";
+import {
+  authRpc as authClientOf,
+  newRootToken,
+  newSignedInUser,
+  startService as startAuthService,
+  testEnv as authTestEnv,
+  type Service as AuthService,
+} from "../../auth/test/support";
 import type { GroupsConfig } from "../src/config";
 import type { Deps } from "../src/deps";
 import { groupsServiceDefinition } from "../src/service";
 
 export { failed, failure } from "@canopy/kit/testing";
-export { grpcStatus as status } from "@canopy/kit";
+export { ANONYMOUS, grpcStatus as status } from "@canopy/kit";
 export { unique, waitFor };
 
 // Two services, real PostgreSQL and NATS, every test file at once: 5 s is too tight.
 jest.setTimeout(30_000);
 
-const GROUPS_REQUESTS = {
+/** The requests of the groups API these tests call (the projects service's tests too). */
+export const GROUPS_REQUESTS = {
   getGroup: groups.GetGroupRequest,
   createGroup: groups.CreateGroupRequest,
   updateGroup: groups.UpdateGroupRequest,
@@ -37,22 +43,11 @@ export interface TestUser {
   actor: common.Actor;
 }
 
-export const ANONYMOUS: common.Actor = {
-  userId: 0,
-  username: "",
-  admin: false,
-  external: false,
-  scopes: [],
-  tokenKind: 0,
-  tokenId: 0,
-  impersonatorId: 0,
-};
-
 export interface Harness {
   groupsService: TestService<GroupsConfig, Deps>;
-  authService: TestService<AuthConfig, unknown>;
+  authService: AuthService;
   rpc: ReturnType<typeof groupsRpc>;
-  authRpc: ReturnType<typeof authRpcOf>;
+  authRpc: ReturnType<typeof authClientOf>;
   /** root, as the gateway passes them. */
   admin: common.Actor;
   /** A pool on the run's database with search_path `groups`. */
@@ -70,20 +65,13 @@ export interface Harness {
 
 const groupsRpc = (service: TestService<GroupsConfig, Deps>) =>
   filledClient(service.client(groups.GroupsServiceService), GROUPS_REQUESTS);
-const authRpcOf = (service: TestService<AuthConfig, unknown>) =>
-  filledClient(
-    service.client(auth.AuthServiceService, { idempotent: AUTH_IDEMPOTENT_METHODS }),
-    AUTH_REQUESTS,
-  );
 
 export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness> {
-  const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
-  const authService = await startTestService(authServiceDefinition, {
-    env: { CANOPY_ROOT_PASSWORD: "root-password-for-tests", CANOPY_ROOT_TOKEN: rootToken, ...env },
-  });
+  const rootToken = newRootToken();
+  const authService = await startAuthService(authTestEnv(rootToken, env));
   const groupsService = await startTestService(groupsServiceDefinition, { env });
   const rpc = groupsRpc(groupsService);
-  const authRpc = authRpcOf(authService);
+  const authRpc = authClientOf(authService);
   const db = createPool({ url: groupsService.config.CANOPY_DATABASE_URL, schema: "groups" });
   const { actor: admin } = await authRpc.authenticate({ token: rootToken });
   if (!admin) throw new Error("the root token did not authenticate");
@@ -104,26 +92,9 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}): Promise<Harness
     admin,
     db,
     newUser: async (attributes = {}) => {
-      const username = unique("u_");
-      const user = await authRpc.createUser({
-        actor: admin,
-        attributes: {
-          username,
-          email: `${username}@example.com`,
-          name: `User ${username}`,
-          password: "s3cret-passw0rd",
-          ...attributes,
-        },
-      });
-      const token = await authRpc.createPersonalAccessToken({
-        actor: admin,
-        userId: user.id,
-        name: "t",
-        scopes: ["api"],
-      });
-      const { actor } = await authRpc.authenticate({ token: token.secret });
+      const { user, actor } = await newSignedInUser({ rpc: authRpc, admin }, attributes);
       await knownHere(user.id);
-      return { user, actor: actor! };
+      return { user, actor };
     },
     newGroup: async (owner, attributes = {}, parentId = 0) => {
       const actor = "actor" in owner ? owner.actor : owner;

@@ -1,10 +1,9 @@
 import { Metadata, status, type ServiceError } from "@grpc/grpc-js";
 import { common } from "@canopy/protos";
+import type { FieldErrors } from "./gitlab/model-errors";
 
 /** Trailer that carries a `canopy.common.v1.ErrorDetail` beside the gRPC status. */
 export const ERROR_DETAIL_KEY = "canopy-error-detail-bin";
-
-type FieldErrors = Record<string, string[]>;
 
 /**
  * The one error type services raise. `code` is the gRPC status; `detail` is what a user may see;
@@ -59,6 +58,13 @@ export const conflict = (message: string) =>
  */
 export const apiError = (httpStatus: number, message: string, code: status = status.FAILED_PRECONDITION) =>
   new CanopyError(code, detail({ publicMessage: message, httpStatus }));
+
+/**
+ * ActiveRecord::RecordNotFound as GitLab's API answers it: 404 "404 Not found" (lower-case f), for a
+ * record looked up inside a resource the caller may see (a member, a custom attribute's key), apart
+ * from `notFound`'s "404 <Resource> Not Found".
+ */
+export const recordNotFound = () => apiError(404, "404 Not found", status.NOT_FOUND);
 
 /**
  * Model errors as Ruby's Hash#inspect prints them (GitLab 13–17), for messages such as

@@ -6,7 +6,7 @@
  * they give no access either way, and every assertion here is about this file's projects only.
  */
 import { events, PROJECTS_EVENTS, projectLifecycle, type projectEvents } from "@canopy/protos";
-import { startTestService } from "@canopy/kit/testing";
+import { startTestService, utcDate } from "@canopy/kit/testing";
 import { removeExpiredBatch, runExpiredRemovals } from "../src/commands/member-removals";
 import { projectsServiceDefinition } from "../src/service";
 import { failure, startHarness, status, type Harness, type TestUser } from "./support";
@@ -18,9 +18,6 @@ beforeAll(async () => {
   owner = await h.newUser();
 });
 afterAll(() => h.stop());
-
-/** A date `days` from today (UTC), as "YYYY-MM-DD". */
-const day = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
 
 async function member(projectId: number, expiresAt: string | null) {
   const u = await h.newUser();
@@ -57,9 +54,9 @@ async function recorded<T>(
 it("removes memberships that expired today or before, with a MemberRemoved each and no actor, and keeps the rest", async () => {
   const g = await h.newGroup(owner);
   const p = await h.newProject(owner, g.id);
-  const yesterday = await member(p.id, day(-1));
-  const today = await member(p.id, day(0));
-  const tomorrow = await member(p.id, day(1));
+  const yesterday = await member(p.id, utcDate(-1));
+  const today = await member(p.id, utcDate(0));
+  const tomorrow = await member(p.id, utcDate(1));
   const forever = await member(p.id, null);
   await runExpiredRemovals(h.projectsService.deps);
   expect(await memberIds(p.id)).toEqual([tomorrow, forever].sort((a, b) => a - b));
@@ -79,7 +76,7 @@ it("removes expired shares of projects with groups, with a ProjectUnshared each"
   await h.db.query(
     `INSERT INTO project_group_links (project_id, group_id, group_access, expires_at)
      VALUES ($1, $2, 30, $3), ($1, $4, 30, $5)`,
-    [p.id, expired.id, day(-2), current.id, day(2)],
+    [p.id, expired.id, utcDate(-2), current.id, utcDate(2)],
   );
   await runExpiredRemovals(h.projectsService.deps);
   const { rows } = await h.db.query<{ group_id: number }>(
@@ -98,7 +95,7 @@ it("lets replicas run at once without removing a row twice", async () => {
   const g = await h.newGroup(owner);
   const p = await h.newProject(owner, g.id);
   const users = [];
-  for (let i = 0; i < 6; i++) users.push(await member(p.id, day(-1)));
+  for (let i = 0; i < 6; i++) users.push(await member(p.id, utcDate(-1)));
   const passes = await Promise.all([1, 2, 3].map(() => removeExpiredBatch(h.projectsService.deps, 2)));
   await runExpiredRemovals(h.projectsService.deps);
   expect(await memberIds(p.id)).toEqual([]);

@@ -7,49 +7,40 @@
  * Files run in parallel against one `projects` schema: names are unique (`unique`) and no test
  * counts rows it did not create itself.
  */
-import { randomBytes } from "node:crypto";
 import { createPool, type Pool } from "@canopy/kit";
 import { filledClient, startTestService, unique, waitFor, type TestService } from "@canopy/kit/testing";
-import { authServiceDefinition } from "@canopy/auth";
 import { groupsServiceDefinition } from "@canopy/groups";
 import {
-  auth,
-  AUTH_IDEMPOTENT_METHODS,
   groupLifecycle,
   groupMembers,
   groups,
   groupSharing,
   projects,
+  type auth,
   type common,
 } from "@canopy/protos";
-import { AUTH_REQUESTS } from "../../auth/test/support";
+import {
+  authRpc as authClientOf,
+  newRootToken,
+  newSignedInUser,
+  startService as startAuthService,
+  testEnv as authTestEnv,
+} from "../../auth/test/support";
+import { LIFECYCLE_REQUESTS } from "../../groups/test/lifecycle-support";
+import { MEMBER_REQUESTS } from "../../groups/test/members-support";
+import { SHARING_REQUESTS } from "../../groups/test/sharing-support";
+import { GROUPS_REQUESTS, type TestUser } from "../../groups/test/support";
 import type { ProjectsConfig } from "../src/config";
 import type { Deps } from "../src/deps";
 import { projectsServiceDefinition } from "../src/service";
 
 export { failed, failure } from "@canopy/kit/testing";
-export { grpcStatus as status } from "@canopy/kit";
+export { ANONYMOUS, grpcStatus as status } from "@canopy/kit";
 export { unique, waitFor };
+export type { TestUser };
 
 // Three services, real PostgreSQL and NATS, every test file at once.
 jest.setTimeout(60_000);
-
-export interface TestUser {
-  user: auth.User;
-  /** What the gateway passes for this user (Authenticate of a fresh token). */
-  actor: common.Actor;
-}
-
-export const ANONYMOUS: common.Actor = {
-  userId: 0,
-  username: "",
-  admin: false,
-  external: false,
-  scopes: [],
-  tokenKind: 0,
-  tokenId: 0,
-  impersonatorId: 0,
-};
 
 const PROJECTS_REQUESTS = {
   getProject: projects.GetProjectRequest,
@@ -62,35 +53,9 @@ const PROJECTS_REQUESTS = {
   archiveProject: projects.ArchiveProjectRequest,
   unarchiveProject: projects.ArchiveProjectRequest,
 };
-const GROUPS_REQUESTS = {
-  getGroup: groups.GetGroupRequest,
-  createGroup: groups.CreateGroupRequest,
-  updateGroup: groups.UpdateGroupRequest,
-  listGroups: groups.ListGroupsRequest,
-};
-const MEMBERS_REQUESTS = {
-  listMembers: groupMembers.ListMembersRequest,
-  getMember: groupMembers.GetMemberRequest,
-  addMember: groupMembers.AddMemberRequest,
-  addMembers: groupMembers.AddMembersRequest,
-  updateMember: groupMembers.UpdateMemberRequest,
-  removeMember: groupMembers.RemoveMemberRequest,
-};
-const SHARING_REQUESTS = {
-  shareGroup: groupSharing.ShareGroupRequest,
-  unshareGroup: groupSharing.UnshareGroupRequest,
-};
-const LIFECYCLE_REQUESTS = {
-  deleteGroup: groupLifecycle.DeleteGroupRequest,
-  restoreGroup: groupLifecycle.RestoreGroupRequest,
-  transferGroup: groupLifecycle.TransferGroupRequest,
-};
-
 export async function startHarness(env: NodeJS.ProcessEnv = {}) {
-  const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
-  const authService = await startTestService(authServiceDefinition, {
-    env: { CANOPY_ROOT_PASSWORD: "root-password-for-tests", CANOPY_ROOT_TOKEN: rootToken, ...env },
-  });
+  const rootToken = newRootToken();
+  const authService = await startAuthService(authTestEnv(rootToken, env));
   const groupsService = await startTestService(groupsServiceDefinition, {
     env: { CANOPY_GROUPS_REMOVAL_POLL_MS: "100", ...env },
   });
@@ -99,15 +64,12 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}) {
     // Copies arrive in milliseconds here; a missing namespace need not be awaited long.
     { env: { CANOPY_PROJECTS_COPY_WAIT_MS: "1000", ...env } },
   );
-  const authRpc = filledClient(
-    authService.client(auth.AuthServiceService, { idempotent: AUTH_IDEMPOTENT_METHODS }),
-    AUTH_REQUESTS,
-  );
+  const authRpc = authClientOf(authService);
   const rpc = filledClient(projectsService.client(projects.ProjectsServiceService), PROJECTS_REQUESTS);
   const groupsRpc = filledClient(groupsService.client(groups.GroupsServiceService), GROUPS_REQUESTS);
   const membersRpc = filledClient(
     groupsService.client(groupMembers.GroupMembersServiceService),
-    MEMBERS_REQUESTS,
+    MEMBER_REQUESTS,
   );
   const sharingRpc = filledClient(
     groupsService.client(groupSharing.GroupSharingServiceService),
@@ -140,30 +102,13 @@ export async function startHarness(env: NodeJS.ProcessEnv = {}) {
     copied,
     /** A new user (made by root through auth), once the projects service has them and their namespace. */
     newUser: async (attributes: Partial<auth.UserAttributes> = {}): Promise<TestUser> => {
-      const username = unique("u_");
-      const user = await authRpc.createUser({
-        actor: admin,
-        attributes: {
-          username,
-          email: `${username}@example.com`,
-          name: `User ${username}`,
-          password: "s3cret-passw0rd",
-          ...attributes,
-        },
-      });
-      const token = await authRpc.createPersonalAccessToken({
-        actor: admin,
-        userId: user.id,
-        name: "t",
-        scopes: ["api"],
-      });
-      const { actor } = await authRpc.authenticate({ token: token.secret });
+      const { user, actor } = await newSignedInUser({ rpc: authRpc, admin }, attributes);
       await copied(
         `user ${user.id} and their namespace to reach projects`,
         "SELECT 1 FROM users u JOIN namespaces n ON n.owner_id = u.id WHERE u.id = $1",
         [user.id],
       );
-      return { user, actor: actor! };
+      return { user, actor };
     },
     /** A group made by `owner` through the groups service, once its copy reached projects. */
     newGroup: async (

@@ -1,6 +1,5 @@
-import { withTransaction } from "@canopy/kit";
+import { runEventBackfill } from "@canopy/kit";
 import type { Deps } from "../deps";
-import { lockEventBackfill, recordEventBackfillProgress } from "../store/event-backfills";
 import { lockUsersAfter } from "../store/users";
 import { recordUserUpdated } from "./user-events";
 
@@ -14,27 +13,20 @@ const BATCH = 1000;
  *
  * Each batch is one transaction that holds the backfill's row (migration 0006), so replicas starting
  * together take turns and each batch is published by exactly one of them; the progress commits with
- * the batch's events, so a replica that dies half way leaves the rest to the next one. On a fresh
- * database the migration runs before root exists: the first pass finds nobody and marks it done, and
- * root's UserCreated carries its snapshot.
+ * the batch's events, so a replica that dies half way leaves the rest to the next one (the kit's
+ * runEventBackfill). On a fresh database the migration runs before root exists: the first pass finds
+ * nobody and marks it done, and root's UserCreated carries its snapshot.
  */
 export async function backfillUserSnapshots(deps: Deps, batch = BATCH): Promise<void> {
-  let published = 0;
-  for (;;) {
-    const progress = await withTransaction(deps.pool, async (tx) => {
-      const row = await lockEventBackfill(tx, USER_SNAPSHOTS_BACKFILL);
-      if (!row || row.done_at) return { done: true, count: 0 };
-      const users = await lockUsersAfter(tx, row.last_id, batch);
+  const published = await runEventBackfill(
+    deps.pool,
+    USER_SNAPSHOTS_BACKFILL,
+    async (tx, afterId, limit) => {
+      const users = await lockUsersAfter(tx, afterId, limit);
       for (const user of users) await recordUserUpdated(tx, user);
-      const done = users.length < batch;
-      await recordEventBackfillProgress(tx, USER_SNAPSHOTS_BACKFILL, {
-        lastId: users.at(-1)?.id ?? row.last_id,
-        done,
-      });
-      return { done, count: users.length };
-    });
-    published += progress.count;
-    if (progress.done) break;
-  }
+      return users.map((u) => u.id);
+    },
+    batch,
+  );
   if (published) deps.log.info({ users: published }, "published user snapshots of existing users");
 }

@@ -1,20 +1,25 @@
 import {
+  addFieldError,
   apiError,
-  grpcStatus,
+  type FieldErrors,
   forbidden,
+  grpcStatus,
+  isVisibilityName,
   notFound,
-  rubyInspect,
+  OWNER,
   recordEvent,
   requireSignedIn,
+  rubyInspect,
+  visibilityLevelOf,
+  visibilityNameOf,
   withTransaction,
 } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type events, type groups } from "@canopy/protos";
-import { abilities, OWNER } from "../domain/access";
+import { abilities } from "../domain/access";
 import { settingsFrom } from "../domain/group-attributes";
-import { addFieldError, MAX_NESTING, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";
+import { MAX_NESTING, pathErrors, TAKEN } from "../domain/group-rules";
 import { TWO_FACTOR_FORBIDDEN } from "../domain/tree-settings";
 import { rootAllowsTwoFactor } from "../store/group-updates";
-import { isVisibilityName, levelOf, nameOf } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { projectPathTaken } from "../store/projects";
 import { namespaceSnapshot } from "../events/snapshot";
@@ -59,12 +64,12 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
   delete settings.allow_mfa_for_subgroups;
   pathErrors(settings.path, !parent, errors);
   const visibility = req.attributes?.visibility ?? deps.settings.current().defaultGroupVisibility;
-  const level = isVisibilityName(visibility) ? levelOf(visibility) : 0;
+  const level = isVisibilityName(visibility) ? visibilityLevelOf(visibility) : 0;
   if (parent && level > parent.row.visibility_level)
     addFieldError(
       errors,
       "visibility_level",
-      `${nameOf(level)} is not allowed since the parent group has a ${nameOf(parent.row.visibility_level)} visibility.`,
+      `${visibilityNameOf(level)} is not allowed since the parent group has a ${visibilityNameOf(parent.row.visibility_level)} visibility.`,
     );
   if (
     parent &&

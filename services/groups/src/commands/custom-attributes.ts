@@ -1,8 +1,14 @@
-import { invalid, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
+import {
+  customAttributeErrors,
+  invalid,
+  recordEvent,
+  recordNotFound,
+  requireSignedIn,
+  withTransaction,
+} from "@canopy/kit";
 import { GROUPS_EVENTS, type groups, type groupCustomAttributes } from "@canopy/protos";
-import { customAttributeErrors } from "../domain/custom-attributes";
 import type { Deps } from "../deps";
-import { groupForCustomAttributes, keyNotFound } from "../finders/custom-attributes";
+import { groupForCustomAttributes } from "../finders/custom-attributes";
 import { deleteCustomAttribute, upsertCustomAttribute } from "../store/custom-attributes";
 
 /**
@@ -39,7 +45,7 @@ export async function removeCustomAttribute(
   const group = await groupForCustomAttributes(deps, actor, req.group);
   await withTransaction(deps.pool, async (tx) => {
     const removed = await deleteCustomAttribute(tx, group.id, req.key);
-    if (!removed) throw keyNotFound();
+    if (!removed) throw recordNotFound();
     await recordEvent(
       tx,
       GROUPS_EVENTS.customAttributeRemoved,

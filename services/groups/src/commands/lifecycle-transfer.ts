@@ -3,12 +3,13 @@ import {
   forbidden,
   grpcStatus,
   notFound,
+  OWNER,
+  type PoolClient,
   recordEvent,
   requireSignedIn,
-  type PoolClient,
 } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type groupLifecycle, type groups } from "@canopy/protos";
-import { abilities, OWNER } from "../domain/access";
+import { abilities } from "../domain/access";
 import { MAX_NESTING } from "../domain/group-rules";
 import {
   sharedRunnersBelow,

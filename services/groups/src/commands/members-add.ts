@@ -1,15 +1,17 @@
 import {
   conflict,
+  firstFullMessage,
   forbidden,
   invalid,
   notFound,
   planFeatures,
-  recordEvent,
-  withTransaction,
   type Queryable,
+  recordEvent,
+  utcToday,
+  withTransaction,
 } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type events, type groupMembers } from "@canopy/protos";
-import { mayGrant, memberErrors, utcToday, type MemberErrors } from "../domain/members";
+import { mayGrant, memberErrors, type MemberErrors } from "../domain/members";
 import type { Deps } from "../deps";
 import type { VisibleGroup } from "../finders/groups";
 import { directMember } from "../finders/members";
@@ -62,9 +64,9 @@ export async function addMembers(
     const user = await knownUser(deps, userId, hints.get(userId));
     if (!user || (await findMembership(deps.pool, group.row.id, userId))) continue;
     const problems = await validate(deps, deps.pool, group, userId, req.accessLevel, req.expiresAt);
-    const first = Object.entries(problems)[0];
-    if (first) {
-      errors[user.username] = `${humanAttribute(first[0])} ${first[1][0]}`;
+    const message = firstFullMessage(problems);
+    if (message) {
+      errors[user.username] = message;
       continue;
     }
     await withTransaction(deps.pool, (tx) =>
@@ -73,12 +75,6 @@ export async function addMembers(
   }
   return { errors };
 }
-
-/** "access_level" → "Access level", as Rails' full_messages name an attribute. */
-const humanAttribute = (attribute: string) => {
-  const words = attribute.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 /** This service's copy of the user, filled from the gateway's hint when it has not arrived yet. */
 async function knownUser(

@@ -1,8 +1,7 @@
-import { apiError, forbidden, grpcStatus, withTransaction } from "@canopy/kit";
+import { apiError, forbidden, grpcStatus, recordNotFound, withTransaction } from "@canopy/kit";
 import type { groupMembers } from "@canopy/protos";
 import { canAdminMembers, isLastOwner } from "../domain/members";
 import type { Deps } from "../deps";
-import { memberNotFound } from "../finders/members";
 import {
   countOtherOwners,
   deleteDescendantMemberships,
@@ -27,13 +26,13 @@ export async function removeMember(
 ): Promise<groupMembers.RemoveMemberResponse> {
   const { actor, group } = await groupForMemberWrite(deps, req.actor, req.group);
   const found = await findMembership(deps.pool, group.row.id, req.userId);
-  if (!found) throw memberNotFound();
+  if (!found) throw recordNotFound();
   if (req.unmodifiedSince && found.updated_at > req.unmodifiedSince) throw preconditionFailed();
   if (!canAdminMembers(group.access) && found.user_id !== actor.userId) throw forbidden();
   await withTransaction(deps.pool, async (tx) => {
     const row = await lockTreeOfGroup(tx, group.row.id);
     const member = row && (await findMembership(tx, row.id, req.userId));
-    if (!row || !member) throw memberNotFound();
+    if (!row || !member) throw recordNotFound();
     const others = await countOtherOwners(tx, row.traversal_ids, member.id);
     if (isLastOwner({ accessLevel: member.access_level }, others)) throw forbidden();
     const removed = await deleteMembership(tx, member.id);

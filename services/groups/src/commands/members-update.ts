@@ -1,8 +1,8 @@
-import { forbidden, invalid, recordEvent, withTransaction } from "@canopy/kit";
+import { forbidden, invalid, recordEvent, recordNotFound, withTransaction } from "@canopy/kit";
 import { GROUPS_EVENTS, type groupMembers } from "@canopy/protos";
 import { isLastOwner, mayGrant } from "../domain/members";
 import type { Deps } from "../deps";
-import { directMember, memberNotFound } from "../finders/members";
+import { directMember } from "../finders/members";
 import { countOtherOwners, findMembership, updateMembership } from "../store/members";
 import { validate } from "./members-add";
 import { groupForMemberWrite, lockTreeOfGroup, membershipOf, requireMemberAdmin } from "./members-common";
@@ -18,12 +18,12 @@ export async function updateMember(
 ): Promise<groupMembers.Member> {
   const { actor, group } = await groupForMemberWrite(deps, req.actor, req.group);
   requireMemberAdmin(group);
-  if (!(await findMembership(deps.pool, group.row.id, req.userId))) throw memberNotFound();
+  if (!(await findMembership(deps.pool, group.row.id, req.userId))) throw recordNotFound();
   if (!mayGrant(group.access, req.accessLevel)) throw forbidden();
   await withTransaction(deps.pool, async (tx) => {
     const row = await lockTreeOfGroup(tx, group.row.id);
     const member = row && (await findMembership(tx, row.id, req.userId));
-    if (!row || !member) throw memberNotFound();
+    if (!row || !member) throw recordNotFound();
     const others = await countOtherOwners(tx, row.traversal_ids, member.id);
     if (isLastOwner({ accessLevel: member.access_level }, others)) throw forbidden();
     const expiresAt = req.clearExpiresAt ? null : req.expiresAt || member.expires_at;
@@ -33,7 +33,7 @@ export async function updateMember(
     if (Object.keys(errors).length) throw invalid(errors);
     if (req.accessLevel === member.access_level && expiresAt === member.expires_at) return;
     const updated = await updateMembership(tx, member.id, { accessLevel: req.accessLevel, expiresAt });
-    if (!updated) throw memberNotFound();
+    if (!updated) throw recordNotFound();
     await recordEvent(
       tx,
       GROUPS_EVENTS.memberUpdated,

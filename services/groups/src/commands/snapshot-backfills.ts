@@ -1,8 +1,7 @@
-import { recordEvent, withTransaction, type PoolClient } from "@canopy/kit";
+import { recordEvent, runEventBackfill, type PublishBackfillBatch } from "@canopy/kit";
 import { GROUPS_EVENTS } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { namespaceSnapshot } from "../events/snapshot";
-import { lockEventBackfill, recordEventBackfillProgress } from "../store/event-backfills";
 import { NAMESPACE_COLUMNS, type NamespaceRow } from "../store/namespaces";
 import { MEMBER_COLUMNS, type MemberRow } from "../store/members";
 import { membershipOf } from "./members-common";
@@ -15,7 +14,7 @@ const BATCH = 1000;
  */
 interface Backfill {
   name: string;
-  publishBatch(tx: PoolClient, afterId: number, batch: number): Promise<number[]>;
+  publishBatch: PublishBackfillBatch;
 }
 
 const namespaces: Backfill = {
@@ -79,24 +78,12 @@ export const SNAPSHOT_BACKFILLS = [namespaces, memberships, shares];
  * Publishes a snapshot of every namespace, group membership and group share once (migration 0011),
  * so a consumer that joins an existing deployment (the projects service) learns what the stream no
  * longer holds. Runs after each start and returns at once when done; resumable and safe with
- * replicas (auth's user snapshot backfill is the model): each batch is one transaction holding the
- * backfill's row, its progress committed with its events.
+ * replicas (the kit's runEventBackfill): each batch is one transaction holding the backfill's row,
+ * its progress committed with its events.
  */
 export async function backfillSnapshots(deps: Deps, batch = BATCH): Promise<void> {
   for (const backfill of SNAPSHOT_BACKFILLS) {
-    let published = 0;
-    for (;;) {
-      const progress = await withTransaction(deps.pool, async (tx) => {
-        const row = await lockEventBackfill(tx, backfill.name);
-        if (!row || row.done_at) return { done: true, count: 0 };
-        const ids = await backfill.publishBatch(tx, Number(row.last_id), batch);
-        const done = ids.length < batch;
-        await recordEventBackfillProgress(tx, backfill.name, { lastId: ids.at(-1) ?? row.last_id, done });
-        return { done, count: ids.length };
-      });
-      published += progress.count;
-      if (progress.done) break;
-    }
+    const published = await runEventBackfill(deps.pool, backfill.name, backfill.publishBatch, batch);
     if (published)
       deps.log.info({ backfill: backfill.name, published }, "published snapshots of existing data");
   }

@@ -1,18 +1,21 @@
 import {
+  addFieldError,
+  type FieldErrors,
   forbidden,
   invalid,
   notFound,
+  OWNER,
   planFeatures,
+  type PoolClient,
   recordEvent,
   requireSignedIn,
   withTransaction,
-  type PoolClient,
 } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type groups } from "@canopy/protos";
-import { abilities, OWNER } from "../domain/access";
+import { abilities } from "../domain/access";
 import { avatarContentType, avatarErrors, avatarFilename } from "../domain/avatar";
 import { settingsFrom, type GroupSettings } from "../domain/group-attributes";
-import { addFieldError, pathErrors, TAKEN, type FieldErrors } from "../domain/group-rules";
+import { pathErrors, TAKEN } from "../domain/group-rules";
 import {
   applicableAttributes,
   changedSettings,

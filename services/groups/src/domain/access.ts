@@ -1,23 +1,4 @@
-/** GitLab's access levels (lib/gitlab/access.rb). */
-export const NO_ACCESS = 0;
-export const MINIMAL_ACCESS = 5;
-export const GUEST = 10;
-export const REPORTER = 20;
-export const DEVELOPER = 30;
-export const MAINTAINER = 40;
-export const OWNER = 50;
-
-/** Levels a member, a share or `min_access_level` may take (`Gitlab::Access.all_values`). */
-export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;
-
-export const ACCESS_LEVEL_NAMES: Record<number, string> = {
-  [MINIMAL_ACCESS]: "Minimal Access",
-  [GUEST]: "Guest",
-  [REPORTER]: "Reporter",
-  [DEVELOPER]: "Developer",
-  [MAINTAINER]: "Maintainer",
-  [OWNER]: "Owner",
-};
+import { MAINTAINER, OWNER } from "@canopy/kit";
 
 /** project_creation_level: stored 0..2, answered as GitLab's words. */
 export const PROJECT_CREATION_LEVELS = ["noone", "maintainer", "developer"] as const;

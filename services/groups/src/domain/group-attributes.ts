@@ -1,7 +1,7 @@
+import { addFieldError, type FieldErrors, isVisibilityName, visibilityLevelOf } from "@canopy/kit";
 import type { groups } from "@canopy/protos";
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from "./access";
-import { addFieldError, descriptionErrors, nameErrors, type FieldErrors } from "./group-rules";
-import { isVisibilityName, levelOf } from "./visibility";
+import { descriptionErrors, nameErrors } from "./group-rules";
 
 /** The columns an attribute set writes (undefined: not given). */
 export interface GroupSettings {
@@ -56,7 +56,7 @@ export function settingsFrom(a: groups.GroupAttributes | undefined): {
   s.path = a.path;
   s.description = a.description;
   if (a.visibility !== undefined) {
-    if (isVisibilityName(a.visibility)) s.visibility_level = levelOf(a.visibility);
+    if (isVisibilityName(a.visibility)) s.visibility_level = visibilityLevelOf(a.visibility);
     else addFieldError(errors, "visibility_level", "is not included in the list");
   }
   if (a.projectCreationLevel !== undefined) {

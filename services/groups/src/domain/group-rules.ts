@@ -1,9 +1,10 @@
+import { addFieldError, PROJECT_WILDCARD_ROUTES, type FieldErrors } from "@canopy/kit";
+
 /**
  * GitLab's validation of a group's name and path (reference §5; lib/gitlab/path_regex.rb,
  * app/models/namespace.rb). Each check returns GitLab's messages keyed by attribute, in its order.
+ * Below a parent, a group takes the same reserved words as a project (the kit's gitlab/).
  */
-export type FieldErrors = Record<string, string[]>;
-
 const NAME_FORMAT = /^[\p{L}\p{M}\p{N}\u00A9-\u{1F9FF}_][\p{L}\p{M}\p{N}\p{Pd}\u00A9-\u{1F9FF}_(). ]*$/u;
 const NAME_FORMAT_MESSAGE =
   "can contain only letters, digits, emojis, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'.";
@@ -66,41 +67,15 @@ const RESERVED_TOP_LEVEL = new Set([
   "notification_settings",
 ]);
 
-/** Words a subgroup may not take: GitLab's project wildcard routes below any namespace. */
-const RESERVED_BELOW = new Set([
-  "-",
-  "badges",
-  "blame",
-  "blob",
-  "builds",
-  "commits",
-  "create",
-  "create_dir",
-  "edit",
-  "files",
-  "find_file",
-  "new",
-  "preview",
-  "raw",
-  "refs",
-  "tree",
-  "update",
-  "wikis",
-]);
-
 export const MAX_NESTING = 20;
-
-const add = (errors: FieldErrors, field: string, message: string) => {
-  (errors[field] ??= []).push(message);
-};
 
 /** Name rules; the format is checked only when the name is new or changes (as GitLab does). */
 export function nameErrors(name: string | undefined, errors: FieldErrors = {}): FieldErrors {
   if (name === undefined) return errors;
-  if (name.trim() === "") add(errors, "name", "can't be blank");
-  if ([...name].length > 255) add(errors, "name", "is too long (maximum is 255 characters)");
-  if (LOOKS_LIKE_HTML.test(name)) add(errors, "name", HTML_MESSAGE);
-  if (name !== "" && !NAME_FORMAT.test(name)) add(errors, "name", NAME_FORMAT_MESSAGE);
+  if (name.trim() === "") addFieldError(errors, "name", "can't be blank");
+  if ([...name].length > 255) addFieldError(errors, "name", "is too long (maximum is 255 characters)");
+  if (LOOKS_LIKE_HTML.test(name)) addFieldError(errors, "name", HTML_MESSAGE);
+  if (name !== "" && !NAME_FORMAT.test(name)) addFieldError(errors, "name", NAME_FORMAT_MESSAGE);
   return errors;
 }
 
@@ -111,21 +86,21 @@ export function pathErrors(
   errors: FieldErrors = {},
 ): FieldErrors {
   if (path === undefined) return errors;
-  if (path.trim() === "") add(errors, "path", "can't be blank");
-  if (path.length > 255) add(errors, "path", "is too long (maximum is 255 characters)");
-  if (path.length > 0 && path.length < 2) add(errors, "path", "is too short (minimum is 2 characters)");
+  if (path.trim() === "") addFieldError(errors, "path", "can't be blank");
+  if (path.length > 255) addFieldError(errors, "path", "is too long (maximum is 255 characters)");
+  if (path.length > 0 && path.length < 2)
+    addFieldError(errors, "path", "is too short (minimum is 2 characters)");
   const badFormat = !PATH_FORMAT.test(path) || path.endsWith(".") || /\.(git|atom)$/i.test(path);
-  if (path !== "" && badFormat) add(errors, "path", PATH_FORMAT_MESSAGE);
-  const reserved = topLevel ? RESERVED_TOP_LEVEL : RESERVED_BELOW;
-  if (reserved.has(path.toLowerCase())) add(errors, "path", `${path} is a reserved name`);
+  if (path !== "" && badFormat) addFieldError(errors, "path", PATH_FORMAT_MESSAGE);
+  const reserved = topLevel ? RESERVED_TOP_LEVEL : PROJECT_WILDCARD_ROUTES;
+  if (reserved.has(path.toLowerCase())) addFieldError(errors, "path", `${path} is a reserved name`);
   return errors;
 }
 
 export function descriptionErrors(description: string | undefined, errors: FieldErrors = {}): FieldErrors {
   if (description !== undefined && [...description].length > 255)
-    add(errors, "description", "is too long (maximum is 255 characters)");
+    addFieldError(errors, "description", "is too long (maximum is 255 characters)");
   return errors;
 }
 
 export const TAKEN = "has already been taken";
-export { add as addFieldError };

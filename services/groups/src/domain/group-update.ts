@@ -1,8 +1,6 @@
-import type { PlanFeatures } from "@canopy/kit";
+import { type FieldErrors, type PlanFeatures, visibilityNameOf } from "@canopy/kit";
 import type { groups } from "@canopy/protos";
 import type { GroupSettings } from "./group-attributes";
-import type { FieldErrors } from "./group-rules";
-import { nameOf } from "./visibility";
 
 /**
  * The rules of PUT /groups/:id that need no I/O (GitLab app/services/groups/update_service.rb and
@@ -45,11 +43,15 @@ export function visibilityErrors(
 ): FieldErrors {
   const add = (m: string) => (errors.visibility_level ??= []).push(m);
   if (parentLevel !== undefined && level > parentLevel)
-    add(`${nameOf(level)} is not allowed since the parent group has a ${nameOf(parentLevel)} visibility.`);
+    add(
+      `${visibilityNameOf(level)} is not allowed since the parent group has a ${visibilityNameOf(parentLevel)} visibility.`,
+    );
   if (highestProject !== undefined && level < highestProject)
-    add(`${nameOf(level)} is not allowed since this group contains projects with higher visibility.`);
+    add(
+      `${visibilityNameOf(level)} is not allowed since this group contains projects with higher visibility.`,
+    );
   if (highestChild !== undefined && level < highestChild)
-    add(`${nameOf(level)} is not allowed since there are sub-groups with higher visibility.`);
+    add(`${visibilityNameOf(level)} is not allowed since there are sub-groups with higher visibility.`);
   return errors;
 }
 

@@ -1,3 +1,5 @@
+import { decodeKeysetCursor, encodeKeysetCursor } from "@canopy/kit";
+
 /**
  * The order of a group list and its keyset cursors, as pure rules.
  *
@@ -7,9 +9,9 @@
  * parent_id descending (nulls last), then id descending, whatever `sort` says; without a search it
  * is name order.
  *
- * A keyset cursor is the last row's sort key and id, with the order it belongs to, as base64url
- * JSON. It is opaque to clients but not secret: its values are bound as parameters, and a cursor
- * that does not decode to exactly the key this order needs is refused (never a 500).
+ * A keyset cursor is the last row's sort key and id, with the order it belongs to (the kit's
+ * keyset-cursor.ts: base64url JSON, bound as parameters); here, which values each key may take, so
+ * that a cursor that does not decode to exactly the key this order needs is refused (never a 500).
  */
 
 export const ORDER_BYS = ["name", "path", "id", "similarity"] as const;
@@ -63,21 +65,11 @@ function validValue(column: SortKey["column"], v: unknown): boolean {
 }
 
 /** The cursor that continues after a row whose key values are `values` (in `order.keys` order). */
-export function encodeCursor(order: ListOrder, values: unknown[]): string {
-  return Buffer.from(JSON.stringify({ o: order.tag, k: values })).toString("base64url");
-}
+export const encodeCursor = (order: ListOrder, values: unknown[]): string =>
+  encodeKeysetCursor(order.tag, values);
 
 /** The key values a cursor carries, or undefined when it is not a cursor of this order. */
 export function decodeCursor(order: ListOrder, cursor: string): unknown[] | undefined {
-  if (cursor.length > 2_000 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  if (typeof decoded !== "object" || decoded === null) return undefined;
-  const { o, k } = decoded as { o?: unknown; k?: unknown };
-  if (o !== order.tag || !Array.isArray(k) || k.length !== order.keys.length) return undefined;
-  return order.keys.every((key, i) => validValue(key.column, k[i])) ? k : undefined;
+  const k = decodeKeysetCursor(order.tag, cursor, order.keys.length);
+  return k && order.keys.every((key, i) => validValue(key.column, k[i])) ? k : undefined;
 }

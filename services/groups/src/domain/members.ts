@@ -1,9 +1,17 @@
-import { ACCESS_LEVEL_NAMES, ACCESS_LEVELS, MINIMAL_ACCESS, NO_ACCESS, OWNER } from "./access";
-import { PRIVATE } from "./visibility";
+import {
+  ACCESS_LEVELS,
+  expiresAtErrors,
+  inheritedLevelErrors,
+  MINIMAL_ACCESS,
+  NO_ACCESS,
+  OWNER,
+  VisibilityLevel,
+} from "@canopy/kit";
 
 /**
- * Membership rules of GitLab's Member / GroupMember models and GroupMemberPolicy, without I/O.
- * Errors are keyed by attribute, as `render_validation_error!` answers them.
+ * Membership rules of GitLab's GroupMember model and GroupMemberPolicy, without I/O (the Member
+ * model's rules of every source are the kit's gitlab/members.ts). Errors are keyed by attribute, as
+ * `render_validation_error!` answers them.
  */
 export type MemberErrors = Record<string, string[]>;
 
@@ -19,29 +27,6 @@ export function accessLevelErrors(level: number, o: { minimalAccess: boolean; to
   if (level !== MINIMAL_ACCESS || !o.minimalAccess) return [NOT_IN_LIST];
   return o.topLevel ? [] : [NOT_IN_LIST, "supported on top level groups only"];
 }
-
-/**
- * Member#higher_access_level_than_group: a direct membership may not be lower than the highest one
- * the user holds in an ancestor (named by its role and the ancestor group's name).
- */
-export function inheritedLevelErrors(
-  level: number,
-  inherited: { accessLevel: number; groupName: string } | undefined,
-): string[] {
-  if (!inherited || inherited.accessLevel <= level) return [];
-  const role = ACCESS_LEVEL_NAMES[inherited.accessLevel] ?? String(inherited.accessLevel);
-  return [
-    `should be greater than or equal to ${role} inherited membership from group ${inherited.groupName}`,
-  ];
-}
-
-/** The future_date validator: a date before today (UTC, GitLab's default zone) is refused. */
-export function expiresAtErrors(expiresAt: string | undefined, today: string): string[] {
-  return expiresAt && expiresAt < today ? ["cannot be a date in the past"] : [];
-}
-
-/** Today as "YYYY-MM-DD" in UTC. */
-export const utcToday = (now = new Date()) => now.toISOString().slice(0, 10);
 
 /** Every validation of a membership being made or changed, in the model's order. */
 export function memberErrors(input: {
@@ -68,7 +53,7 @@ export function memberErrors(input: {
  * access is "no access" (they see it only through something below it).
  */
 export const canReadMembers = (visibilityLevel: number, callerAccess: number) =>
-  !(visibilityLevel === PRIVATE && callerAccess === NO_ACCESS);
+  !(visibilityLevel === VisibilityLevel.PRIVATE && callerAccess === NO_ACCESS);
 
 /** admin_group_member: Owners (administrators count as Owners). */
 export const canAdminMembers = (callerAccess: number) => callerAccess >= OWNER;

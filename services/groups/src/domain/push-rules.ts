@@ -1,5 +1,5 @@
+import type { FieldErrors } from "@canopy/kit";
 import { RE2JS, RE2JSSyntaxException } from "re2js";
-import type { FieldErrors } from "./group-rules";
 
 /**
  * GitLab's push-rule model rules (ee/app/models/concerns/push_ruleable.rb, push_rule.rb and

@@ -1,4 +1,4 @@
-import { ACCESS_LEVELS } from "./access";
+import { ACCESS_LEVELS } from "@canopy/kit";
 
 /** GitLab's uniqueness message on the link, as Rails' full message (reference §5.2). */
 export const ALREADY_SHARED = "Shared group The group has already been shared with this group";

@@ -1,37 +1,9 @@
-/** GitLab's visibility levels (lib/gitlab/visibility_level.rb). */
-export const PRIVATE = 0;
-export const INTERNAL = 10;
-export const PUBLIC = 20;
+import { lowestVisibleLevel, type VisibilityViewer } from "@canopy/kit";
 
-export const VISIBILITY_NAMES = ["private", "internal", "public"] as const;
-export type VisibilityName = (typeof VISIBILITY_NAMES)[number];
-
-const LEVELS: Record<VisibilityName, number> = { private: PRIVATE, internal: INTERNAL, public: PUBLIC };
-
-export const levelOf = (name: VisibilityName): number => LEVELS[name];
-export const nameOf = (level: number): VisibilityName =>
-  level >= PUBLIC ? "public" : level >= INTERNAL ? "internal" : "private";
-
-export const isVisibilityName = (s: string): s is VisibilityName =>
-  (VISIBILITY_NAMES as readonly string[]).includes(s);
-
-/** Who is looking, as far as visibility cares. */
-export interface Viewer {
-  /** 0 for anonymous callers. */
-  userId: number;
-  admin: boolean;
-  external: boolean;
-}
-
-/**
- * The lowest visibility level the viewer sees without any membership (`levels_for_user`):
- * anonymous and external users public only; other users internal and public; admins everything.
+/*
+ * Who may read a group. The visibility levels themselves are GitLab's, the same for projects: the
+ * kit's gitlab/visibility.ts.
  */
-export function lowestVisibleLevel(viewer: Viewer): number {
-  if (viewer.admin) return PRIVATE;
-  if (!viewer.userId || viewer.external) return PUBLIC;
-  return INTERNAL;
-}
 
 /**
  * GitLab's read_group: the group's visibility reaches the viewer, or they have any access to it
@@ -40,7 +12,7 @@ export function lowestVisibleLevel(viewer: Viewer): number {
  */
 export function canReadGroup(
   visibilityLevel: number,
-  viewer: Viewer,
+  viewer: VisibilityViewer,
   access: { accessLevel: number; below: boolean },
 ): boolean {
   return (

@@ -1,5 +1,5 @@
 import { payloadOf, recordEvent, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
-import { AUTH_EVENTS, GROUPS_EVENTS, type events } from "@canopy/protos";
+import { AUTH_EVENTS, GROUPS_EVENTS, userSnapshotOf, type events } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { deleteMembershipsOf } from "../store/members";
 import { deleteUserNamespace, upsertUserNamespace } from "../store/user-namespaces";
@@ -28,22 +28,8 @@ export async function applyUserEvent(deps: Deps, event: events.Event, tx: PoolCl
   deps.log.debug({ type: event.type }, "user event not used by groups");
 }
 
-async function applySnapshot(
-  tx: PoolClient,
-  e: { userId: number; username: string; user?: events.UserSnapshot },
-) {
-  // Events from before snapshots existed carry the username only.
-  const u = e.user ?? {
-    userId: e.userId,
-    username: e.username,
-    name: e.username,
-    state: "",
-    admin: false,
-    external: false,
-    canCreateGroup: true,
-    avatarUrl: "",
-    email: "",
-  };
+async function applySnapshot(tx: PoolClient, e: events.UserCreated | events.UserUpdated) {
+  const u = userSnapshotOf(e);
   // An empty state (old events) keeps the copy's state.
   await upsertUser(tx, { ...userRowOf(u), state: u.state || undefined });
   const changed = await upsertUserNamespace(tx, { id: u.userId, username: u.username, name: u.name });

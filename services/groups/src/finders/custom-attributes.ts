@@ -1,4 +1,4 @@
-import { apiError, forbidden, grpcStatus, notFound } from "@canopy/kit";
+import { forbidden, notFound, recordNotFound } from "@canopy/kit";
 import type { common, groups, groupCustomAttributes } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { findNamespaceById, findNamespaceByPath, type NamespaceRow } from "../store/namespaces";
@@ -24,9 +24,6 @@ export async function groupForCustomAttributes(
   return row;
 }
 
-/** GitLab's RecordNotFound answer for a key the group does not have: "404 Not found" (lower-case f). */
-export const keyNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
-
 export async function listCustomAttributes(
   deps: Deps,
   req: groupCustomAttributes.ListCustomAttributesRequest,
@@ -41,6 +38,6 @@ export async function getCustomAttribute(
 ): Promise<groups.CustomAttribute> {
   const group = await groupForCustomAttributes(deps, req.actor, req.group);
   const found = await findCustomAttribute(deps.pool, group.id, req.key);
-  if (!found) throw keyNotFound();
+  if (!found) throw recordNotFound();
   return found;
 }

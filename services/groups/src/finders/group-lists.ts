@@ -1,16 +1,23 @@
-import { badParameter, pageInfo, pageWindow, type Pool } from "@canopy/kit";
+import {
+  ACCESS_LEVELS,
+  badParameter,
+  isVisibilityName,
+  lowestVisibleLevel,
+  pageInfo,
+  pageWindow,
+  searchTerms,
+  trigramSimilarityFunction,
+  visibilityLevelOf,
+  type VisibilityViewer,
+} from "@canopy/kit";
 import { groups } from "@canopy/protos";
-import { ACCESS_LEVELS } from "../domain/access";
-import { searchTerms } from "../domain/group-search";
 import { decodeCursor, encodeCursor, listOrder, ORDER_BYS, type ListOrder } from "../domain/list-order";
-import { isVisibilityName, levelOf, lowestVisibleLevel, type Viewer } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { statisticsOf } from "../store/projects";
 import {
   countGroupRows,
   customAttributesOf,
   listGroupRows,
-  similarityFunction,
   type BaseSet,
   type GroupListQuery,
   type ListedGroupRow,
@@ -59,7 +66,7 @@ async function scopeOf(deps: Deps, req: Request) {
 async function baseOf(
   deps: Deps,
   req: Request,
-  viewer: Viewer,
+  viewer: VisibilityViewer,
   parent?: Awaited<ReturnType<typeof scopeOf>>["parent"],
 ): Promise<BaseSet> {
   const { userId } = viewer;
@@ -74,14 +81,6 @@ async function baseOf(
   const withPublic = !userId || req.allAvailable === true;
   return { kind: "readable", userId, publicFrom: withPublic ? lowestVisibleLevel(viewer) : undefined };
 }
-
-/** pg_trgm's similarity(), looked up once per pool (the extension does not come and go). */
-const trigramFunctions = new WeakMap<Pool, Promise<string | undefined>>();
-const trigramFunction = (pool: Pool) => {
-  let found = trigramFunctions.get(pool);
-  if (!found) trigramFunctions.set(pool, (found = similarityFunction(pool)));
-  return found;
-};
 
 /** The values of a row's sort key, in the order's key order (what a cursor carries). */
 const keyValues = (order: ListOrder, row: ListedGroupRow) =>
@@ -99,7 +98,7 @@ const keyValues = (order: ListOrder, row: ListedGroupRow) =>
 export async function listGroups(deps: Deps, req: Request): Promise<groups.ListGroupsResponse> {
   checkParameters(req);
   const actor = req.actor;
-  const viewer: Viewer = {
+  const viewer: VisibilityViewer = {
     userId: actor?.userId ?? 0,
     admin: Boolean(actor?.admin),
     external: Boolean(actor?.external),
@@ -111,7 +110,8 @@ export async function listGroups(deps: Deps, req: Request): Promise<groups.ListG
     base: await baseOf(deps, req, viewer, parent),
     scope,
     skipIds: req.skipGroups,
-    visibilityLevel: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
+    visibilityLevel:
+      req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     // Silently ignored for everyone but administrators (reference §7.22).
     customAttributes: viewer.admin ? req.customAttributes : [],
     search: terms,
@@ -121,7 +121,7 @@ export async function listGroups(deps: Deps, req: Request): Promise<groups.ListG
     order,
     similarity:
       order.tag === "similarity"
-        ? { query: req.search.trim(), trigram: await trigramFunction(deps.pool) }
+        ? { query: req.search.trim(), trigram: await trigramSimilarityFunction(deps.pool) }
         : undefined,
   };
   const window = pageWindow(req.page);
@@ -154,7 +154,7 @@ export async function listGroups(deps: Deps, req: Request): Promise<groups.ListG
 }
 
 /** The list entity, with the administrator-only extras when asked for. */
-async function present(deps: Deps, req: Request, viewer: Viewer, rows: ListedGroupRow[]) {
+async function present(deps: Deps, req: Request, viewer: VisibilityViewer, rows: ListedGroupRow[]) {
   const attributes =
     viewer.admin && req.withCustomAttributes && rows.length
       ? await customAttributesOf(

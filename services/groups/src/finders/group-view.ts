@@ -1,7 +1,6 @@
-import { planFeatures } from "@canopy/kit";
+import { planFeatures, visibilityNameOf } from "@canopy/kit";
 import type { groups } from "@canopy/protos";
 import { PROJECT_CREATION_LEVELS, SUBGROUP_CREATION_LEVELS } from "../domain/access";
-import { nameOf } from "../domain/visibility";
 import type { Deps } from "../deps";
 import type { NamespaceRow } from "../store/namespaces";
 
@@ -20,7 +19,7 @@ export function toGroup(deps: Deps, row: NamespaceRow): groups.Group {
     name: row.name,
     path: row.path,
     description: row.description,
-    visibility: nameOf(row.visibility_level),
+    visibility: visibilityNameOf(row.visibility_level),
     shareWithGroupLock: row.share_with_group_lock,
     requireTwoFactorAuthentication: row.require_two_factor_authentication,
     twoFactorGracePeriod: row.two_factor_grace_period,

@@ -1,6 +1,5 @@
-import { notFound } from "@canopy/kit";
+import { notFound, OWNER } from "@canopy/kit";
 import type { common, groups } from "@canopy/protos";
-import { OWNER } from "../domain/access";
 import { canReadGroup } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { accessTo } from "../store/access";

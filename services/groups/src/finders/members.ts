@@ -1,18 +1,19 @@
-import { apiError, forbidden, grpcStatus, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import {
+  forbidden,
+  lowestVisibleLevel,
+  memberCreatedByOf,
+  type MemberListViewer,
+  memberUserOf,
+  pageInfo,
+  pageWindow,
+  recordNotFound,
+  requireSignedIn,
+} from "@canopy/kit";
 import { groupMembers, type common, type groups } from "@canopy/protos";
 import { canAdminMembers, canReadMembers } from "../domain/members";
-import { lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
-import {
-  findListedMember,
-  listMembers as listMemberRows,
-  type MemberListRow,
-  type MemberListViewer,
-} from "../store/member-lists";
+import { findListedMember, listMembers as listMemberRows, type MemberListRow } from "../store/member-lists";
 import { resolveGroup, type VisibleGroup } from "./groups";
-
-/** ActiveRecord::RecordNotFound as the API answers it: lower-case "found" (reference §7.15). */
-export const memberNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
 
 /**
  * The group whose members the caller asks about: signed in (401), visible (404 "Group"), and
@@ -73,7 +74,7 @@ export async function getMember(
     viewerOf(actor, group),
     req.userId,
   );
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 
@@ -81,38 +82,19 @@ export async function getMember(
 export async function directMember(deps: Deps, actor: common.Actor, groupId: number, userId: number) {
   const viewer = { userId: 0, lowestVisibleLevel: 0, managesMembers: true };
   const row = await findListedMember(deps.pool, "direct", groupId, viewer, userId, true);
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 
-/**
- * A member as `actor` may see them. The e-mail only for administrators: GitLab EE shows it to them
- * and to the owners of an enterprise user's group, and Canopy has no enterprise users.
- */
+/** A member as `actor` may see them (the e-mail only for administrators: the kit's memberUserOf). */
 export function toMember(row: MemberListRow, actor: common.Actor): groupMembers.Member {
   return {
-    user: {
-      id: row.user_id,
-      username: row.username,
-      name: row.name,
-      state: row.state,
-      avatarUrl: row.avatar_url,
-      email: actor.admin ? row.email : undefined,
-    },
+    user: memberUserOf(row, actor),
     accessLevel: row.access_level,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at ?? "",
-    createdBy:
-      row.created_by_id === null
-        ? undefined
-        : {
-            id: row.created_by_id,
-            username: row.created_by_username ?? "",
-            name: row.created_by_name ?? "",
-            state: row.created_by_state ?? "active",
-            avatarUrl: row.created_by_avatar_url ?? "",
-          },
+    createdBy: memberCreatedByOf(row),
     sourceGroupId: row.source_group_id,
   };
 }

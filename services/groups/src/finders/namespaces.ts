@@ -1,7 +1,5 @@
-import { notFound, pageInfo, pageWindow, planFeatures } from "@canopy/kit";
+import { notFound, OWNER, pageInfo, pageWindow, planFeatures, searchTerms } from "@canopy/kit";
 import type { common, namespaces } from "@canopy/protos";
-import { OWNER } from "../domain/access";
-import { searchTerms } from "../domain/group-search";
 import type { Deps } from "../deps";
 import {
   accessToGroups,

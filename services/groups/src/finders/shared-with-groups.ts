@@ -1,5 +1,5 @@
+import { lowestVisibleLevel } from "@canopy/kit";
 import type { common, groups } from "@canopy/protos";
-import { lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { findSharedWith } from "../store/group-links";
 

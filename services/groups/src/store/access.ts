@@ -1,7 +1,4 @@
-import type { Queryable } from "@canopy/kit";
-
-/** Today in UTC, as SQL: a membership or link expires at the start of its expires_at date. */
-export const UTC_TODAY = "(now() AT TIME ZONE 'utc')::date";
+import { type Queryable, UTC_TODAY } from "@canopy/kit";
 
 /**
  * The namespaces a user is authorized for, with the level each gives (GitLab's authorized groups):

@@ -1,9 +1,16 @@
 import { createHash } from "node:crypto";
-import { COUNT_CAP, escapeLike, Where, type Queryable } from "@canopy/kit";
-import type { SearchTerms } from "../domain/group-search";
+import {
+  COUNT_CAP,
+  countKey,
+  escapeLike,
+  type Queryable,
+  type SearchTerms,
+  UTC_TODAY,
+  Where,
+} from "@canopy/kit";
 import type { ListOrder, SortKey } from "../domain/list-order";
-import { authorizedNamespacesSql, UTC_TODAY } from "./access";
-import { countAndKeep, countKey, keptCount, keptCountColumn } from "./list-counts";
+import { authorizedNamespacesSql } from "./access";
+import { countAndKeep, keptCount, keptCountColumn } from "./list-counts";
 import { NAMESPACE_COLUMNS, type NamespaceRow } from "./namespaces";
 
 /*
@@ -51,7 +58,7 @@ export interface GroupListQuery {
   /** Match the search against full path and full name (GET /groups) rather than path and name. */
   searchFullPath: boolean;
   order: ListOrder;
-  /** For the similarity order: the search and the function scoring it (see similarityFunction). */
+  /** For the similarity order: the search and the function scoring it (trigramSimilarityFunction). */
   similarity?: { query: string; trigram: string | undefined };
 }
 
@@ -321,16 +328,4 @@ export async function customAttributesOf(
     byGroup.set(Number(r.namespace_id), list);
   }
   return byGroup;
-}
-
-/**
- * The schema-qualified name of pg_trgm's similarity() when the extension is installed, else
- * undefined (0006 creates it when the migrating role may; the lists then approximate).
- */
-export async function similarityFunction(db: Queryable): Promise<string | undefined> {
-  const { rows } = await db.query<{ schema: string }>(
-    `SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace
-      WHERE e.extname = 'pg_trgm'`,
-  );
-  return rows[0] ? `"${rows[0].schema.replace(/"/g, '""')}".similarity` : undefined;
 }

@@ -1,5 +1,14 @@
-import { containsPattern, COUNT_CAP, type Queryable } from "@canopy/kit";
-import { authorizedNamespacesSql, readableSql, UTC_TODAY } from "./access";
+import {
+  memberFilterSql,
+  memberListReads,
+  UTC_TODAY,
+  type MemberFilter,
+  type MemberListSql,
+  type MemberListViewer,
+  type MemberUserColumns,
+  type Queryable,
+} from "@canopy/kit";
+import { authorizedNamespacesSql, readableSql } from "./access";
 
 /**
  * The member lists of a group (GitLab's MembersFinder):
@@ -12,41 +21,23 @@ import { authorizedNamespacesSql, readableSql, UTC_TODAY } from "./access";
  * Members of an invited group the caller may not read (a private or internal one they have no
  * access to) are left out of `all` unless the caller manages the group's members: they would tell
  * the caller who is in a group they cannot see.
+ *
+ * The filters and the reading of a page and its count are the same for projects: the kit's
+ * members/member-lists.ts.
  */
 
-export interface MemberListRow {
+export interface MemberListRow extends MemberUserColumns {
   membership_id: number;
   source_group_id: number;
   access_level: number;
   expires_at: string | null;
   created_at: Date;
   updated_at: Date;
-  user_id: number;
-  username: string;
-  name: string;
-  state: string;
-  avatar_url: string;
-  email: string;
-  created_by_id: number | null;
-  created_by_username: string | null;
-  created_by_name: string | null;
-  created_by_state: string | null;
-  created_by_avatar_url: string | null;
 }
 
-export interface MemberFilter {
-  query?: string;
-  userIds?: number[];
-  skipUsers?: number[];
+interface GroupMemberFilter extends MemberFilter {
   /** Minimal-access rows too (the answer to adding or changing one; never in a list). */
   includeMinimalAccess?: boolean;
-}
-
-/** Who looks at an `all` list: their id, the lowest visibility they see, whether they manage members. */
-export interface MemberListViewer {
-  userId: number;
-  lowestVisibleLevel: number;
-  managesMembers: boolean;
 }
 
 /** The candidate memberships of `all` for group $1, with the caller ($2, $3, $4) in scope. */
@@ -79,26 +70,17 @@ const SELECT_ROW = `
          c.id AS created_by_id, c.username AS created_by_username, c.name AS created_by_name,
          c.state AS created_by_state, c.avatar_url AS created_by_avatar_url`;
 
-/** The filter's conditions on `u` (users) and its values, numbered from `first`. */
-function filterSql(f: MemberFilter, first: number) {
-  const where: string[] = [];
-  const values: unknown[] = [];
-  const next = (v: unknown) => {
-    values.push(v);
-    return `$${first + values.length - 1}`;
-  };
-  if (f.query) {
-    const p = next(containsPattern(f.query));
-    where.push(`(u.name ILIKE ${p} OR u.username ILIKE ${p})`);
-  }
-  if (f.userIds?.length) where.push(`u.id = ANY(${next(f.userIds)}::bigint[])`);
-  if (f.skipUsers?.length) where.push(`NOT (u.id = ANY(${next(f.skipUsers)}::bigint[]))`);
-  return { where: where.length ? `AND ${where.join(" AND ")}` : "", values };
-}
+/** Pages in membership id order, GitLab's default. */
+const reads = memberListReads<MemberListRow>({ select: SELECT_ROW, orderBy: "b.id" });
 
-function listSql(scope: "direct" | "all", groupId: number, viewer: MemberListViewer, f: MemberFilter) {
+function listSql(
+  scope: "direct" | "all",
+  groupId: number,
+  viewer: MemberListViewer,
+  f: GroupMemberFilter,
+): MemberListSql {
   if (scope === "direct") {
-    const filter = filterSql(f, 2);
+    const filter = memberFilterSql(f, 2);
     return {
       with: "",
       from: `FROM members b JOIN users u ON u.id = b.user_id LEFT JOIN users c ON c.id = b.created_by_id
@@ -106,7 +88,7 @@ function listSql(scope: "direct" | "all", groupId: number, viewer: MemberListVie
       values: [groupId, ...filter.values],
     };
   }
-  const filter = filterSql(f, 5);
+  const filter = memberFilterSql(f, 5);
   return {
     with: `WITH ${allCandidatesSql}`,
     from: `FROM best b JOIN users u ON u.id = b.user_id LEFT JOIN users c ON c.id = b.created_by_id
@@ -124,29 +106,7 @@ export async function listMembers(
   filter: MemberFilter,
   window: { limit: number; offset: number },
 ): Promise<{ rows: MemberListRow[]; counted: number }> {
-  const q = listSql(scope, groupId, viewer, filter);
-  const n = q.values.length;
-  const [rows, count] = await Promise.all([
-    pageOf(db, q, window),
-    db.query<{ n: number }>(
-      `${q.with} SELECT count(*)::int AS n FROM (SELECT 1 ${q.from} LIMIT $${n + 1}) counted`,
-      [...q.values, COUNT_CAP + 1],
-    ),
-  ]);
-  return { rows, counted: count.rows[0]!.n };
-}
-
-async function pageOf(
-  db: Queryable,
-  q: { with: string; from: string; values: unknown[] },
-  window: { limit: number; offset: number },
-) {
-  const n = q.values.length;
-  const { rows } = await db.query<MemberListRow>(
-    `${q.with} ${SELECT_ROW} ${q.from} ORDER BY b.id LIMIT $${n + 1} OFFSET $${n + 2}`,
-    [...q.values, window.limit, window.offset],
-  );
-  return rows;
+  return reads.pageAndCount(db, listSql(scope, groupId, viewer, filter), window);
 }
 
 /** One user's entry in a member list, if they are in it. */
@@ -159,5 +119,5 @@ export async function findListedMember(
   includeMinimalAccess = false,
 ): Promise<MemberListRow | undefined> {
   const q = listSql(scope, groupId, viewer, { userIds: [userId], includeMinimalAccess });
-  return (await pageOf(db, q, { limit: 1, offset: 0 }))[0];
+  return (await reads.page(db, q, { limit: 1, offset: 0 }))[0];
 }

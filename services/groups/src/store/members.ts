@@ -1,5 +1,4 @@
-import type { Queryable } from "@canopy/kit";
-import { UTC_TODAY } from "./access";
+import { type Queryable, UTC_TODAY } from "@canopy/kit";
 
 export interface MemberRow {
   id: number;

@@ -1,6 +1,5 @@
-import { countCapped, escapeLike, Where, type Queryable } from "@canopy/kit";
-import type { SearchTerms } from "../domain/group-search";
-import { authorizedNamespacesSql, UTC_TODAY } from "./access";
+import { countCapped, escapeLike, type Queryable, type SearchTerms, UTC_TODAY, Where } from "@canopy/kit";
+import { authorizedNamespacesSql } from "./access";
 
 /** GitLab's Namespaces API reads (lib/api/namespaces.rb): the caller's namespaces, or all for admins. */
 

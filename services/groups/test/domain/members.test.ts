@@ -1,10 +1,4 @@
-import {
-  accessLevelErrors,
-  canReadMembers,
-  expiresAtErrors,
-  isLastOwner,
-  memberErrors,
-} from "../../src/domain/members";
+import { accessLevelErrors, canReadMembers, isLastOwner, memberErrors } from "../../src/domain/members";
 
 describe("member rules", () => {
   it("takes 10..50 everywhere and 5 only with the plan's minimal access, on a top-level group", () => {
@@ -22,12 +16,6 @@ describe("member rules", () => {
       expect(accessLevelErrors(level, { minimalAccess: true, topLevel: true })).toEqual([
         "is not included in the list",
       ]);
-  });
-
-  it("refuses past dates but not today", () => {
-    expect(expiresAtErrors("2024-05-31", "2024-06-01")).toEqual(["cannot be a date in the past"]);
-    expect(expiresAtErrors("2024-06-01", "2024-06-01")).toEqual([]);
-    expect(expiresAtErrors(undefined, "2024-06-01")).toEqual([]);
   });
 
   it("collects level, inherited and date errors by attribute", () => {

@@ -4,6 +4,7 @@
  * polling waits, recorded logs. Tests talk to real PostgreSQL, Redis and NATS.
  */
 export * from "./database";
+export * from "./dates";
 export * from "./filled-client";
 export * from "./logs";
 export * from "./names";

@@ -1,9 +1,17 @@
-import { forbidden, invalid, recordEvent, requireSignedIn, withTransaction } from "@canopy/kit";
+import {
+  forbidden,
+  invalid,
+  isVisibilityName,
+  OWNER,
+  recordEvent,
+  requireSignedIn,
+  visibilityLevelOf,
+  withTransaction,
+} from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type events, type namespaces, type projects } from "@canopy/protos";
-import { mayCreateInGroup, OWNER } from "../domain/access";
+import { mayCreateInGroup } from "../domain/access";
 import { checkedAttributes, takenErrors, visibilityErrors } from "../domain/project-attributes";
 import { pathFromName } from "../domain/project-rules";
-import { isVisibilityName, levelOf } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { emptyStatistics, projectSnapshot } from "../events/snapshot";
 import { projectDetail } from "../finders/projects";
@@ -65,7 +73,8 @@ export async function createProject(
     cleared: a?.cleared ?? [],
   });
   const visibilityName = a?.visibility ?? deps.settings.current().defaultProjectVisibility;
-  const visibility = checked.visibility ?? (isVisibilityName(visibilityName) ? levelOf(visibilityName) : 0);
+  const visibility =
+    checked.visibility ?? (isVisibilityName(visibilityName) ? visibilityLevelOf(visibilityName) : 0);
   visibilityErrors(visibility, namespace, checked.errors);
   if (Object.keys(checked.errors).length) throw invalid(checked.errors);
 

@@ -1,16 +1,15 @@
 import {
-  apiError,
+  customAttributeErrors,
   forbidden,
-  grpcStatus,
   invalid,
   notFound,
+  type Queryable,
   recordEvent,
+  recordNotFound,
   requireSignedIn,
   withTransaction,
-  type Queryable,
 } from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type projectCustomAttributes, type projects } from "@canopy/protos";
-import { customAttributeErrors } from "../domain/custom-attributes";
 import type { Deps } from "../deps";
 import {
   deleteCustomAttribute,
@@ -37,8 +36,6 @@ async function projectForCustomAttributes(
   return row;
 }
 
-const keyNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
-
 export async function listCustomAttributes(
   deps: Deps,
   req: projectCustomAttributes.ListProjectCustomAttributesRequest,
@@ -53,7 +50,7 @@ export async function getCustomAttribute(
 ): Promise<projectCustomAttributes.ProjectCustomAttribute> {
   const project = await projectForCustomAttributes(deps.pool, req.actor, req.project);
   const found = await findCustomAttribute(deps.pool, project.id, req.key);
-  if (!found) throw keyNotFound();
+  if (!found) throw recordNotFound();
   return found;
 }
 
@@ -86,7 +83,7 @@ export async function removeCustomAttribute(
   const project = await projectForCustomAttributes(deps.pool, actor, req.project);
   await withTransaction(deps.pool, async (tx) => {
     const removed = await deleteCustomAttribute(tx, project.id, req.key);
-    if (!removed) throw keyNotFound();
+    if (!removed) throw recordNotFound();
     await recordEvent(
       tx,
       PROJECTS_EVENTS.customAttributeRemoved,

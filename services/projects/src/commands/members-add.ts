@@ -1,11 +1,14 @@
 import {
   conflict,
+  firstFullMessage,
   forbidden,
   invalid,
   notFound,
-  recordEvent,
-  withTransaction,
+  OWNER,
   type Queryable,
+  recordEvent,
+  utcToday,
+  withTransaction,
 } from "@canopy/kit";
 import {
   PROJECTS_EVENTS,
@@ -14,14 +17,7 @@ import {
   type projectEvents,
   type projectMembers,
 } from "@canopy/protos";
-import {
-  canAdminMembers,
-  canManageOwners,
-  memberErrors,
-  utcToday,
-  type MemberErrors,
-} from "../domain/members";
-import { OWNER } from "../domain/access";
+import { canAdminMembers, canManageOwners, memberErrors, type MemberErrors } from "../domain/members";
 import type { Deps } from "../deps";
 import { directMember, projectForMembers } from "../finders/members";
 import type { VisibleProject } from "../finders/projects";
@@ -78,9 +74,9 @@ export async function addMembers(
     const user = await knownUser(deps, userId, hints.get(userId));
     if (!user || (await findMembership(deps.pool, project.row.id, userId))) continue;
     const problems = await validate(deps.pool, project, userId, req.accessLevel, req.expiresAt);
-    const first = Object.entries(problems)[0];
-    if (first) {
-      errors[user.username] = `${humanAttribute(first[0])} ${first[1][0]}`;
+    const message = firstFullMessage(problems);
+    if (message) {
+      errors[user.username] = message;
       continue;
     }
     await withTransaction(deps.pool, (tx) =>
@@ -99,12 +95,6 @@ export function requireMemberAdmin(project: VisibleProject): void {
 export function requireOwnerGrant(project: VisibleProject, level: number): void {
   if (level >= OWNER && !canManageOwners(project.access.access_level)) throw forbidden();
 }
-
-/** "access_level" → "Access level", as Rails' full_messages name an attribute. */
-const humanAttribute = (attribute: string) => {
-  const words = attribute.replace(/_/g, " ");
-  return words.charAt(0).toUpperCase() + words.slice(1);
-};
 
 async function knownUser(
   deps: Deps,

@@ -1,8 +1,16 @@
-import { apiError, forbidden, grpcStatus, invalid, recordEvent, withTransaction } from "@canopy/kit";
+import {
+  apiError,
+  forbidden,
+  grpcStatus,
+  invalid,
+  recordEvent,
+  recordNotFound,
+  withTransaction,
+} from "@canopy/kit";
 import { PROJECTS_EVENTS, type common, type projectMembers } from "@canopy/protos";
 import { mayChangeMember } from "../domain/members";
 import type { Deps } from "../deps";
-import { directMember, memberNotFound, projectForMembers } from "../finders/members";
+import { directMember, projectForMembers } from "../finders/members";
 import type { VisibleProject } from "../finders/projects";
 import {
   deleteMembership,
@@ -41,10 +49,10 @@ export async function updateMember(
   const { actor, project } = await projectForMembers(deps, req.actor, req.project);
   requireMemberAdmin(project);
   const projectId = project.row.id;
-  if (!(await findMembership(deps.pool, projectId, req.userId))) throw memberNotFound();
+  if (!(await findMembership(deps.pool, projectId, req.userId))) throw recordNotFound();
   await withTransaction(deps.pool, async (tx) => {
     const member = await findMembership(tx, projectId, req.userId, true);
-    if (!member) throw memberNotFound();
+    if (!member) throw recordNotFound();
     requireMayChange(actor, project, member, false);
     requireOwnerGrant(project, req.accessLevel);
     const expiresAt = req.clearExpiresAt ? null : req.expiresAt || member.expires_at;
@@ -54,7 +62,7 @@ export async function updateMember(
     if (Object.keys(errors).length) throw invalid(errors);
     if (req.accessLevel === member.access_level && expiresAt === member.expires_at) return;
     const updated = await updateMembership(tx, member.id, { accessLevel: req.accessLevel, expiresAt });
-    if (!updated) throw memberNotFound();
+    if (!updated) throw recordNotFound();
     await recordEvent(
       tx,
       PROJECTS_EVENTS.memberUpdated,
@@ -81,12 +89,12 @@ export async function removeMember(
 ): Promise<projectMembers.RemoveProjectMemberResponse> {
   const { actor, project } = await projectForMembers(deps, req.actor, req.project);
   const found = await findMembership(deps.pool, project.row.id, req.userId);
-  if (!found) throw memberNotFound();
+  if (!found) throw recordNotFound();
   if (req.unmodifiedSince && found.updated_at > req.unmodifiedSince) throw preconditionFailed();
   requireMayChange(actor, project, found, true);
   await withTransaction(deps.pool, async (tx) => {
     const member = await findMembership(tx, project.row.id, req.userId, true);
-    if (!member) throw memberNotFound();
+    if (!member) throw recordNotFound();
     requireMayChange(actor, project, member, true);
     const removed = await deleteMembership(tx, member.id);
     if (removed)

@@ -2,15 +2,15 @@ import {
   apiError,
   conflict,
   forbidden,
-  notFound,
   grpcStatus,
+  lowestVisibleLevel,
+  notFound,
   recordEvent,
   requireSignedIn,
   withTransaction,
 } from "@canopy/kit";
 import { PROJECTS_EVENTS, type projectSharing } from "@canopy/protos";
 import { projectAbilities } from "../domain/access";
-import { lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { resolveProject, viewerOf } from "../finders/projects";
 import {

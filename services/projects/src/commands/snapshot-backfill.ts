@@ -1,8 +1,7 @@
-import { recordEvent, withTransaction, type Timer } from "@canopy/kit";
+import { recordEvent, runEventBackfill, type Timer } from "@canopy/kit";
 import { PROJECTS_EVENTS } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { projectSnapshot } from "../events/snapshot";
-import { lockEventBackfill, recordEventBackfillProgress } from "../store/event-backfills";
 import { lockProjectsAfter } from "../store/projects";
 
 export const PROJECT_SNAPSHOTS_BACKFILL = "project-snapshots";
@@ -15,28 +14,22 @@ const BATCH = 1000;
  *
  * Each batch is one transaction holding the backfill's row, so replicas take turns and each batch is
  * published by exactly one of them; its progress commits with its events, so a replica stopped half
- * way leaves the rest to the next. Each project is locked (FOR UPDATE) while its snapshot is
- * recorded: a change made meanwhile waits, and its own event follows the snapshot on the stream.
+ * way leaves the rest to the next (the kit's runEventBackfill). Each project is locked (FOR UPDATE)
+ * while its snapshot is recorded: a change made meanwhile waits, and its own event follows the
+ * snapshot on the stream.
  */
 export async function backfillProjectSnapshots(deps: Deps, batch = BATCH): Promise<void> {
-  let published = 0;
-  for (;;) {
-    const progress = await withTransaction(deps.pool, async (tx) => {
-      const row = await lockEventBackfill(tx, PROJECT_SNAPSHOTS_BACKFILL);
-      if (!row || row.done_at) return { done: true, count: 0 };
-      const rows = await lockProjectsAfter(tx, Number(row.last_id), batch);
+  const published = await runEventBackfill(
+    deps.pool,
+    PROJECT_SNAPSHOTS_BACKFILL,
+    async (tx, afterId, limit) => {
+      const rows = await lockProjectsAfter(tx, afterId, limit);
       for (const project of rows)
         await recordEvent(tx, PROJECTS_EVENTS.projectRepublished, { project: projectSnapshot(project) });
-      const done = rows.length < batch;
-      await recordEventBackfillProgress(tx, PROJECT_SNAPSHOTS_BACKFILL, {
-        lastId: rows.at(-1)?.id ?? Number(row.last_id),
-        done,
-      });
-      return { done, count: rows.length };
-    });
-    published += progress.count;
-    if (progress.done) break;
-  }
+      return rows.map((r) => r.id);
+    },
+    batch,
+  );
   if (published) deps.log.info({ projects: published }, "published snapshots of existing projects");
 }
 

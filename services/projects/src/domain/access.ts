@@ -1,12 +1,4 @@
-/** GitLab's access levels (lib/gitlab/access.rb). */
-export const GUEST = 10;
-export const REPORTER = 20;
-export const DEVELOPER = 30;
-export const MAINTAINER = 40;
-export const OWNER = 50;
-
-/** Levels `min_access_level` may take (`Gitlab::Access.all_values`). */
-export const ACCESS_LEVELS = [GUEST, REPORTER, DEVELOPER, MAINTAINER, OWNER] as const;
+import { DEVELOPER, MAINTAINER, OWNER } from "@canopy/kit";
 
 /**
  * What a caller may do with a project they can see, from their effective access

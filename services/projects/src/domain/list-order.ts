@@ -1,3 +1,5 @@
+import { decodeKeysetCursor, encodeKeysetCursor } from "@canopy/kit";
+
 /**
  * The order of a project list and its keyset cursors, as pure rules.
  *
@@ -5,8 +7,9 @@
  * desc) with the id as tie-breaker in the same direction (reference §1.7). `similarity` is a
  * score (finders/project-lists.ts orderOf); here it falls back to created_at.
  *
- * A keyset cursor is the last row's sort key and id with the order's tag, as base64url JSON: opaque
- * to clients, bound as parameters, and refused unless it decodes to exactly what this order needs.
+ * A keyset cursor is the last row's sort key and id with the order's tag (the kit's
+ * keyset-cursor.ts: base64url JSON, bound as parameters); here, which values they may take, so
+ * that a cursor is refused unless it decodes to exactly what this order needs.
  */
 export const ORDER_BYS = [
   "id",
@@ -49,22 +52,14 @@ export const isNumericColumn = (c: Column) => c === "id" || c === "star_count";
 
 /** The cursor that continues after a row whose key is `value` (text for timestamps) and id `id`. */
 export function encodeCursor(order: ListOrder, value: string | number, id: number): string {
-  return Buffer.from(JSON.stringify({ o: order.tag, k: [value, id] })).toString("base64url");
+  return encodeKeysetCursor(order.tag, [value, id]);
 }
 
 /** The key and id a cursor carries, or undefined when it is not a cursor of this order. */
 export function decodeCursor(order: ListOrder, cursor: string): [string | number, number] | undefined {
-  if (cursor.length > 2_000 || !/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-  } catch {
-    return undefined;
-  }
-  if (typeof decoded !== "object" || decoded === null) return undefined;
-  const { o, k } = decoded as { o?: unknown; k?: unknown };
-  if (o !== order.tag || !Array.isArray(k) || k.length !== 2) return undefined;
-  const [value, id] = k as unknown[];
+  const k = decodeKeysetCursor(order.tag, cursor, 2);
+  if (!k) return undefined;
+  const [value, id] = k;
   if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 0) return undefined;
   const numeric = isNumericColumn(order.column);
   if (numeric && (typeof value !== "number" || !Number.isSafeInteger(value))) return undefined;

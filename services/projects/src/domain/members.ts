@@ -1,21 +1,11 @@
-import { ACCESS_LEVELS, MAINTAINER, OWNER } from "./access";
+import { ACCESS_LEVELS, expiresAtErrors, inheritedLevelErrors, MAINTAINER, OWNER } from "@canopy/kit";
 
 /**
- * Membership rules of GitLab's Member / ProjectMember models and ProjectMemberPolicy, without I/O.
- * Errors are keyed by attribute, as `render_validation_error!` answers them.
+ * Membership rules of GitLab's ProjectMember model and ProjectMemberPolicy, without I/O (the Member
+ * model's rules of every source are the kit's gitlab/members.ts). Errors are keyed by attribute, as
+ * `render_validation_error!` answers them.
  */
 export type MemberErrors = Record<string, string[]>;
-
-const ROLE_NAMES: Record<number, string> = {
-  10: "Guest",
-  20: "Reporter",
-  30: "Developer",
-  40: "Maintainer",
-  50: "Owner",
-};
-
-/** Today as "YYYY-MM-DD" in UTC (GitLab's default zone). */
-export const utcToday = (now = new Date()) => now.toISOString().slice(0, 10);
 
 /**
  * Every validation of a project membership being made or changed, in the model's order:
@@ -32,13 +22,12 @@ export function memberErrors(input: {
   const errors: MemberErrors = {};
   if (!(ACCESS_LEVELS as readonly number[]).includes(input.accessLevel)) {
     errors.access_level = ["is not included in the list"];
-  } else if (input.inherited && input.inherited.accessLevel > input.accessLevel) {
-    const role = ROLE_NAMES[input.inherited.accessLevel] ?? String(input.inherited.accessLevel);
-    errors.access_level = [
-      `should be greater than or equal to ${role} inherited membership from group ${input.inherited.groupName}`,
-    ];
+  } else {
+    const inherited = inheritedLevelErrors(input.accessLevel, input.inherited);
+    if (inherited.length) errors.access_level = inherited;
   }
-  if (input.expiresAt && input.expiresAt < input.today) errors.expires_at = ["cannot be a date in the past"];
+  const expires = expiresAtErrors(input.expiresAt, input.today);
+  if (expires.length) errors.expires_at = expires;
   return errors;
 }
 

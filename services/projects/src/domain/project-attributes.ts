@@ -1,15 +1,19 @@
+import {
+  addFieldError,
+  type FieldErrors,
+  isVisibilityName,
+  visibilityLevelOf,
+  visibilityNameOf,
+} from "@canopy/kit";
 import type { projects } from "@canopy/protos";
 import { settingsChanges } from "./project-settings";
 import {
-  addFieldError,
   descriptionErrors,
   nameErrors,
   pathErrors,
   TAKEN,
   visibilityNotAllowedInGroup,
-  type FieldErrors,
 } from "./project-rules";
-import { isVisibilityName, levelOf, nameOf } from "./visibility";
 
 /** Topics as GitLab keeps them: trimmed, blanks dropped, duplicates (case-insensitively) once. */
 export function cleanTopics(topics: string[]): string[] {
@@ -33,7 +37,7 @@ export function checkedAttributes(a: projects.ProjectAttributes | undefined) {
     a?.visibility === undefined
       ? undefined
       : isVisibilityName(a.visibility)
-        ? levelOf(a.visibility)
+        ? visibilityLevelOf(a.visibility)
         : undefined;
   if (a?.visibility !== undefined && visibility === undefined)
     addFieldError(errors, "visibility_level", "is not included in the list");
@@ -57,7 +61,7 @@ export function visibilityErrors(
     addFieldError(
       errors,
       "visibility_level",
-      visibilityNotAllowedInGroup(nameOf(level), nameOf(namespace.visibility_level)),
+      visibilityNotAllowedInGroup(visibilityNameOf(level), visibilityNameOf(namespace.visibility_level)),
     );
 }
 

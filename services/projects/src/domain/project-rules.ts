@@ -1,9 +1,9 @@
+import { addFieldError, PROJECT_WILDCARD_ROUTES, type FieldErrors } from "@canopy/kit";
+
 /**
  * GitLab's validation of a project's name and path (app/models/project.rb, lib/gitlab/regex.rb,
  * lib/gitlab/path_regex.rb). Each check adds GitLab's messages keyed by attribute, in its order.
  */
-export type FieldErrors = Record<string, string[]>;
-
 const NAME_FORMAT = /^[\p{L}\p{M}\p{N}\u00A9-\u{1F9FF}_][\p{L}\p{M}\p{N}\p{Pd}\u00A9-\u{1F9FF}_. ]*$/u;
 export const NAME_FORMAT_MESSAGE =
   "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
@@ -12,33 +12,7 @@ const PATH_FORMAT = /^[A-Za-z0-9_.][A-Za-z0-9_.-]*$/;
 export const PATH_FORMAT_MESSAGE =
   "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 
-/** Words a project may not take as its path: GitLab's project wildcard routes (reserved names). */
-const RESERVED = new Set([
-  "-",
-  "badges",
-  "blame",
-  "blob",
-  "builds",
-  "commits",
-  "create",
-  "create_dir",
-  "edit",
-  "files",
-  "find_file",
-  "new",
-  "preview",
-  "raw",
-  "refs",
-  "tree",
-  "update",
-  "wikis",
-]);
-
 export const TAKEN = "has already been taken";
-
-export const addFieldError = (errors: FieldErrors, field: string, message: string) => {
-  (errors[field] ??= []).push(message);
-};
 
 export function nameErrors(name: string | undefined, errors: FieldErrors = {}): FieldErrors {
   if (name === undefined) return errors;
@@ -54,7 +28,8 @@ export function pathErrors(path: string | undefined, errors: FieldErrors = {}): 
   if (path.length > 255) addFieldError(errors, "path", "is too long (maximum is 255 characters)");
   if (path !== "" && (!PATH_FORMAT.test(path) || /\.(git|atom)$/i.test(path)))
     addFieldError(errors, "path", PATH_FORMAT_MESSAGE);
-  if (RESERVED.has(path.toLowerCase())) addFieldError(errors, "path", `${path} is a reserved name`);
+  if (PROJECT_WILDCARD_ROUTES.has(path.toLowerCase()))
+    addFieldError(errors, "path", `${path} is a reserved name`);
   return errors;
 }
 

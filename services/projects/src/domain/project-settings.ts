@@ -1,5 +1,5 @@
+import { addFieldError, type FieldErrors } from "@canopy/kit";
 import type { projects } from "@canopy/protos";
-import { addFieldError, type FieldErrors } from "./project-rules";
 
 /**
  * A project's settings beyond its identity, with GitLab's defaults (db/structure.sql column defaults

@@ -1,5 +1,5 @@
 import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
-import { AUTH_EVENTS, type events } from "@canopy/protos";
+import { AUTH_EVENTS, userSnapshotOf, type events } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { copiesChanged } from "./copies-changed";
 import { deleteUser, setUserState, upsertUser, userRowOf } from "../store/users";
@@ -24,18 +24,8 @@ export async function applyUserEvent(
 ): Promise<void | "unused"> {
   const snapshot = payloadOf(event, AUTH_EVENTS.userCreated) ?? payloadOf(event, AUTH_EVENTS.userUpdated);
   if (snapshot) {
-    // Events from before snapshots existed carry the username only.
-    const u = snapshot.user ?? {
-      userId: snapshot.userId,
-      username: snapshot.username,
-      name: snapshot.username,
-      state: "",
-      admin: false,
-      external: false,
-      canCreateGroup: true,
-      avatarUrl: "",
-      email: "",
-    };
+    const u = userSnapshotOf(snapshot);
+    // An empty state (events from before snapshots) keeps the copy's state.
     return upsertUser(tx, userRowOf(u), !u.state);
   }
   const blocked = payloadOf(event, AUTH_EVENTS.userBlocked);

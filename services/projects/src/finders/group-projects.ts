@@ -1,9 +1,13 @@
-import { badParameter } from "@canopy/kit";
+import {
+  ACCESS_LEVELS,
+  badParameter,
+  isVisibilityName,
+  lowestVisibleLevel,
+  searchTerms,
+  visibilityLevelOf,
+} from "@canopy/kit";
 import type { groupProjects, projects } from "@canopy/protos";
-import { ACCESS_LEVELS } from "../domain/access";
 import { listOrder } from "../domain/list-order";
-import { searchTerms } from "../domain/search";
-import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { groupScopeOf, type GroupScope } from "../store/group-scope";
 import { listProjects, type ProjectListQuery } from "../store/project-lists";
@@ -31,7 +35,8 @@ export async function listGroupProjects(
     owned: req.owned,
     membership: false,
     starred: req.starred,
-    visibility: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
+    visibility:
+      req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     topics: topicsOf(req.topics),

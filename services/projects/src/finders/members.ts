@@ -1,18 +1,18 @@
-import { apiError, grpcStatus, pageInfo, pageWindow, requireSignedIn } from "@canopy/kit";
+import {
+  lowestVisibleLevel,
+  memberCreatedByOf,
+  type MemberListViewer,
+  memberUserOf,
+  pageInfo,
+  pageWindow,
+  recordNotFound,
+  requireSignedIn,
+} from "@canopy/kit";
 import { projectMembers, type common, type projects } from "@canopy/protos";
 import { canAdminMembers } from "../domain/members";
-import { lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
-import {
-  findListedProjectMember,
-  listProjectMembers,
-  type MemberListViewer,
-  type ProjectMemberRow,
-} from "../store/project-members";
+import { findListedProjectMember, listProjectMembers, type ProjectMemberRow } from "../store/project-members";
 import { resolveProject, viewerOf, type VisibleProject } from "./projects";
-
-/** ActiveRecord::RecordNotFound as the members API answers it: lower-case "found". */
-export const memberNotFound = () => apiError(404, "404 Not found", grpcStatus.NOT_FOUND);
 
 /**
  * The project whose members the caller asks about: signed in (401) and visible (404 "Project").
@@ -67,7 +67,7 @@ export async function getMember(
     listViewer(actor, project),
     req.userId,
   );
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 
@@ -75,35 +75,19 @@ export async function getMember(
 export async function directMember(deps: Deps, actor: common.Actor, projectId: number, userId: number) {
   const viewer = { userId: 0, lowestVisibleLevel: 0, managesMembers: true };
   const row = await findListedProjectMember(deps.pool, "direct", projectId, viewer, userId);
-  if (!row) throw memberNotFound();
+  if (!row) throw recordNotFound();
   return toMember(row, actor);
 }
 
 /** A member as `actor` may see them: the e-mail only for administrators (GitLab EE's entity). */
 export function toMember(row: ProjectMemberRow, actor: common.Actor): projectMembers.ProjectMember {
   return {
-    user: {
-      id: row.user_id,
-      username: row.username,
-      name: row.name,
-      state: row.state,
-      avatarUrl: row.avatar_url,
-      email: actor.admin ? row.email : undefined,
-    },
+    user: memberUserOf(row, actor),
     accessLevel: row.access_level,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     expiresAt: row.expires_at ?? "",
-    createdBy:
-      row.created_by_id === null
-        ? undefined
-        : {
-            id: row.created_by_id,
-            username: row.created_by_username ?? "",
-            name: row.created_by_name ?? "",
-            state: row.created_by_state ?? "active",
-            avatarUrl: row.created_by_avatar_url ?? "",
-          },
+    createdBy: memberCreatedByOf(row),
     sourceType: row.source_type,
     sourceId: row.source_id,
   };

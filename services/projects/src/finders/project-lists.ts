@@ -1,14 +1,21 @@
-import { badParameter, notFound, pageInfo, pageWindow, type Pool } from "@canopy/kit";
+import {
+  ACCESS_LEVELS,
+  badParameter,
+  isVisibilityName,
+  lowestVisibleLevel,
+  notFound,
+  pageInfo,
+  pageWindow,
+  searchTerms,
+  trigramSimilarityFunction,
+  visibilityLevelOf,
+} from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
-import { ACCESS_LEVELS } from "../domain/access";
 import { decodeCursor, encodeCursor, isNumericColumn, listOrder, type ListOrder } from "../domain/list-order";
-import { searchTerms } from "../domain/search";
-import { isVisibilityName, levelOf, lowestVisibleLevel } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { customAttributesOf } from "../store/custom-attributes";
 import { countProjects, listProjects, type ProjectListQuery } from "../store/project-lists";
 import { findUserNamespace } from "../store/namespaces";
-import { similarityFunction } from "../store/similarity";
 import { findUser, findUserByUsername } from "../store/users";
 import { toProject } from "./project-view";
 import { viewerOf } from "./projects";
@@ -36,7 +43,8 @@ export async function listProjectsFinder(
     owned: req.owned,
     membership: req.membership,
     starred: req.starred,
-    visibility: req.visibility && isVisibilityName(req.visibility) ? levelOf(req.visibility) : undefined,
+    visibility:
+      req.visibility && isVisibilityName(req.visibility) ? visibilityLevelOf(req.visibility) : undefined,
     archived: req.archived,
     minAccessLevel: req.minAccessLevel,
     topics: topicsOf(req.topics),
@@ -71,16 +79,11 @@ export async function orderOf(
     tieDesc: sort !== "asc",
   };
   const query = search.trim();
-  return { order, similarity: query ? { query, trigram: await trigramOf(deps.pool) } : undefined };
+  return {
+    order,
+    similarity: query ? { query, trigram: await trigramSimilarityFunction(deps.pool) } : undefined,
+  };
 }
-
-const trigramFunctions = new WeakMap<Pool, Promise<string | undefined>>();
-/** pg_trgm's similarity(), looked up once per pool (the extension does not come and go). */
-const trigramOf = (pool: Pool) => {
-  let found = trigramFunctions.get(pool);
-  if (!found) trigramFunctions.set(pool, (found = similarityFunction(pool)));
-  return found;
-};
 
 /** One page of a project list: keyset after `page.cursor`, or offset with its (capped) count. */
 export async function pageOfProjects(

@@ -1,6 +1,6 @@
+import { visibilityNameOf } from "@canopy/kit";
 import type { projects } from "@canopy/protos";
 import { settingsView } from "../domain/project-settings";
-import { nameOf } from "../domain/visibility";
 import type { ProjectAccess } from "../store/access";
 import type { ProjectRow } from "../store/projects";
 
@@ -42,7 +42,7 @@ export function toProject(
       ownerState: row.owner_state ?? "",
       ownerAvatarUrl: row.owner_avatar_url ?? "",
     },
-    visibility: nameOf(row.visibility_level),
+    visibility: visibilityNameOf(row.visibility_level),
     archived: row.archived,
     defaultBranch: row.default_branch ?? undefined,
     topics: row.topics,

@@ -1,7 +1,6 @@
-import { notFound, type Queryable } from "@canopy/kit";
+import { lowestVisibleLevel, notFound, OWNER, type Queryable, type VisibilityViewer } from "@canopy/kit";
 import type { common, projects } from "@canopy/protos";
-import { OWNER } from "../domain/access";
-import { canReadProject, lowestVisibleLevel, type Viewer } from "../domain/visibility";
+import { canReadProject } from "../domain/visibility";
 import type { Deps } from "../deps";
 import { projectAccessOf, type ProjectAccess } from "../store/access";
 import { findProjectById, findProjectByPath, sharedWithGroupsOf, type ProjectRow } from "../store/projects";
@@ -15,7 +14,7 @@ export interface VisibleProject {
   access: ProjectAccess;
 }
 
-export const viewerOf = (actor: common.Actor | undefined): Viewer => ({
+export const viewerOf = (actor: common.Actor | undefined): VisibilityViewer => ({
   userId: actor?.userId ?? 0,
   admin: Boolean(actor?.admin),
   external: Boolean(actor?.external),

@@ -1,7 +1,4 @@
-import type { Queryable } from "@canopy/kit";
-
-/** Today in UTC, as SQL: a membership or link expires at the start of its expires_at date. */
-export const UTC_TODAY = "(now() AT TIME ZONE 'utc')::date";
+import { type Queryable, UTC_TODAY } from "@canopy/kit";
 
 /**
  * Project access, the one SQL definition (GitLab's project authorizations). A user's access to a

@@ -1,5 +1,5 @@
-import type { Queryable, Where } from "@canopy/kit";
-import { reachesSql, UTC_TODAY } from "./access";
+import { UTC_TODAY, type Queryable, type Where } from "@canopy/kit";
+import { reachesSql } from "./access";
 
 /**
  * The conditions GET /groups/:id/projects and /projects/shared add to a project list (GitLab's

@@ -1,5 +1,4 @@
-import type { Queryable } from "@canopy/kit";
-import { UTC_TODAY } from "./access";
+import { type Queryable, UTC_TODAY } from "@canopy/kit";
 import { LINK_COLUMNS, type ProjectLinkRow } from "./project-links";
 import { MEMBERSHIP_COLUMNS, type MembershipRow } from "./project-members";
 

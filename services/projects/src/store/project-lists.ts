@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { containsPattern, COUNT_CAP, Where, type Queryable } from "@canopy/kit";
+import { containsPattern, COUNT_CAP, countKey, type Queryable, type SearchTerms, Where } from "@canopy/kit";
 import { isTimeColumn, type ListOrder } from "../domain/list-order";
-import type { SearchTerms } from "../domain/search";
 import { accessLevelSql, authorizationCtes, reachesSql } from "./access";
 import { addGroupScope, type GroupScope } from "./group-scope";
-import { countAndKeep, countKey, keptCountColumn } from "./list-counts";
+import { countAndKeep, keptCountColumn } from "./list-counts";
 import { PROJECT_COLUMNS, PROJECT_JOINS, type ProjectRow } from "./projects";
 
 /**

@@ -1,5 +1,14 @@
-import { containsPattern, COUNT_CAP, type Queryable } from "@canopy/kit";
-import { groupReadableSql, UTC_TODAY } from "./access";
+import {
+  memberFilterSql,
+  memberListReads,
+  UTC_TODAY,
+  type MemberFilter,
+  type MemberListSql,
+  type MemberListViewer,
+  type MemberUserColumns,
+  type Queryable,
+} from "@canopy/kit";
+import { groupReadableSql } from "./access";
 
 /**
  * The member lists of a project (GitLab's MembersFinder with direct, inherited and invited groups):
@@ -12,9 +21,12 @@ import { groupReadableSql, UTC_TODAY } from "./access";
  *
  * Members of an invited group the caller may not read are left out of `all` unless the caller
  * manages the project's members: they would tell the caller who is in a group they cannot see.
+ *
+ * The filters and the reading of a page and its count are the same for groups: the kit's
+ * members/member-lists.ts.
  */
 
-export interface ProjectMemberRow {
+export interface ProjectMemberRow extends MemberUserColumns {
   /** 0 for inherited and invited entries. */
   membership_id: number;
   source_type: "project" | "group";
@@ -23,30 +35,6 @@ export interface ProjectMemberRow {
   expires_at: string | null;
   created_at: Date;
   updated_at: Date;
-  user_id: number;
-  username: string;
-  name: string;
-  state: string;
-  avatar_url: string;
-  email: string;
-  created_by_id: number | null;
-  created_by_username: string | null;
-  created_by_name: string | null;
-  created_by_state: string | null;
-  created_by_avatar_url: string | null;
-}
-
-export interface MemberFilter {
-  query?: string;
-  userIds?: number[];
-  skipUsers?: number[];
-}
-
-/** Who looks at an `all` list. */
-export interface MemberListViewer {
-  userId: number;
-  lowestVisibleLevel: number;
-  managesMembers: boolean;
 }
 
 const UNEXPIRED = (alias: string) => `(${alias}.expires_at IS NULL OR ${alias}.expires_at > ${UTC_TODAY})`;
@@ -84,28 +72,14 @@ const SELECT_ROW = `
          c.id::int AS created_by_id, c.username AS created_by_username, c.name AS created_by_name,
          c.state AS created_by_state, c.avatar_url AS created_by_avatar_url`;
 
-/** The filter's conditions on `u` (users) and its values, numbered from `first`. */
-function filterSql(f: MemberFilter, first: number) {
-  const where: string[] = [];
-  const values: unknown[] = [];
-  const next = (v: unknown) => {
-    values.push(v);
-    return `$${first + values.length - 1}`;
-  };
-  if (f.query) {
-    const p = next(containsPattern(f.query));
-    where.push(`(u.name ILIKE ${p} OR u.username ILIKE ${p})`);
-  }
-  if (f.userIds?.length) where.push(`u.id = ANY(${next(f.userIds)}::bigint[])`);
-  if (f.skipUsers?.length) where.push(`NOT (u.id = ANY(${next(f.skipUsers)}::bigint[]))`);
-  return { where: where.length ? `AND ${where.join(" AND ")}` : "", values };
-}
+/** Direct rows first by membership id, then the others by user id. */
+const reads = memberListReads<ProjectMemberRow>({ select: SELECT_ROW, orderBy: "b.kind, b.id, b.user_id" });
 
 type Scope = "direct" | "all";
 
-function listSql(scope: Scope, projectId: number, viewer: MemberListViewer, f: MemberFilter) {
+function listSql(scope: Scope, projectId: number, viewer: MemberListViewer, f: MemberFilter): MemberListSql {
   if (scope === "direct") {
-    const filter = filterSql(f, 2);
+    const filter = memberFilterSql(f, 2);
     return {
       with: `WITH best AS (
         SELECT pm.id, 0 AS kind, 'project' AS source_type, pm.project_id AS source_id, pm.user_id,
@@ -116,26 +90,13 @@ function listSql(scope: Scope, projectId: number, viewer: MemberListViewer, f: M
       values: [projectId, ...filter.values],
     };
   }
-  const filter = filterSql(f, 5);
+  const filter = memberFilterSql(f, 5);
   return {
     with: `WITH ${allCandidatesSql}`,
     from: `FROM best b JOIN users u ON u.id = b.user_id LEFT JOIN users c ON c.id = b.created_by_id
            WHERE true ${filter.where}`,
     values: [projectId, viewer.userId, viewer.lowestVisibleLevel, viewer.managesMembers, ...filter.values],
   };
-}
-
-async function pageOf(
-  db: Queryable,
-  q: { with: string; from: string; values: unknown[] },
-  window: { limit: number; offset: number },
-) {
-  const n = q.values.length;
-  const { rows } = await db.query<ProjectMemberRow>(
-    `${q.with} ${SELECT_ROW} ${q.from} ORDER BY b.kind, b.id, b.user_id LIMIT $${n + 1} OFFSET $${n + 2}`,
-    [...q.values, window.limit, window.offset],
-  );
-  return rows;
 }
 
 /** One page of a member list, and the count of the whole list (counted up to COUNT_CAP + 1). */
@@ -147,16 +108,7 @@ export async function listProjectMembers(
   filter: MemberFilter,
   window: { limit: number; offset: number },
 ): Promise<{ rows: ProjectMemberRow[]; counted: number }> {
-  const q = listSql(scope, projectId, viewer, filter);
-  const n = q.values.length;
-  const [rows, count] = await Promise.all([
-    pageOf(db, q, window),
-    db.query<{ n: number }>(
-      `${q.with} SELECT count(*)::int AS n FROM (SELECT 1 ${q.from} LIMIT $${n + 1}) counted`,
-      [...q.values, COUNT_CAP + 1],
-    ),
-  ]);
-  return { rows, counted: count.rows[0]!.n };
+  return reads.pageAndCount(db, listSql(scope, projectId, viewer, filter), window);
 }
 
 /** One user's entry in a member list, if they are in it. */
@@ -168,7 +120,7 @@ export async function findListedProjectMember(
   userId: number,
 ): Promise<ProjectMemberRow | undefined> {
   const q = listSql(scope, projectId, viewer, { userIds: [userId] });
-  return (await pageOf(db, q, { limit: 1, offset: 0 }))[0];
+  return (await reads.page(db, q, { limit: 1, offset: 0 }))[0];
 }
 
 /** A direct membership row (expired ones too: they are still rows to change or remove). */

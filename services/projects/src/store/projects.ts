@@ -1,6 +1,6 @@
-import type { Queryable } from "@canopy/kit";
+import { type Queryable, UTC_TODAY } from "@canopy/kit";
 import type { StoredSettings } from "../domain/project-settings";
-import { groupReadableSql, UTC_TODAY } from "./access";
+import { groupReadableSql } from "./access";
 
 /** A project with its namespace (and the namespace's user, for personal projects), as finders read it. */
 export interface ProjectRow extends StoredSettings {

@@ -1,27 +1,4 @@
-import { searchTerms, squish } from "../../src/domain/group-search";
 import { decodeCursor, encodeCursor, listOrder } from "../../src/domain/list-order";
-
-describe("searchTerms (GitLab's Gitlab::SQL::Pattern)", () => {
-  it.each([
-    ["", undefined],
-    ["   ", undefined],
-    ["foo", { words: ["foo"] }],
-    ["  foo   bar  ", { words: ["foo", "bar"] }],
-    ["foo ab", { words: ["foo"] }],
-    ["ab", { exact: "ab" }],
-    ["a  b", { exact: "a b" }],
-    ['"foo bar" baz', { words: ["baz", "foo bar"] }],
-    ['x"foo bar"', { words: ['x"foo', 'bar"'] }],
-    ['"ab"', { exact: '"ab"' }],
-    ["ééé", { words: ["ééé"] }],
-  ])("%j → %j", (query, expected) => {
-    expect(searchTerms(query)).toEqual(expected);
-  });
-
-  it("squishes like Ruby", () => {
-    expect(squish(" a \t\n b ")).toBe("a b");
-  });
-});
 
 describe("listOrder", () => {
   it("ties by id ascending except for order_by=id; similarity only with a search", () => {
