@@ -1,5 +1,5 @@
 import { containsPattern, COUNT_CAP, type Queryable } from "@canopy/kit";
-import { authorizedNamespacesSql, readableSql, UTC_TODAY } from "./access";
+import { readableSql, readerCtes, UTC_TODAY } from "./access";
 
 /**
  * The member lists of a group (GitLab's MembersFinder):
@@ -51,7 +51,7 @@ export interface MemberListViewer {
 
 /** The candidate memberships of `all` for group $1, with the caller ($2, $3, $4) in scope. */
 const allCandidatesSql = `
-  authorized AS (${authorizedNamespacesSql("$2::bigint")}),
+  ${readerCtes("$2::bigint")},
   g AS (SELECT traversal_ids FROM namespaces WHERE id = $1),
   candidates AS (
     SELECT m.id, m.namespace_id, m.user_id, m.access_level, m.expires_at, m.created_by_id,
