@@ -1,4 +1,6 @@
 import type { Queryable } from "@canopy/kit";
+import { LINK_COLUMNS, type ProjectLinkRow } from "./project-links";
+import { MEMBERSHIP_COLUMNS, type MembershipRow } from "./project-members";
 
 export interface EventBackfillRow {
   name: string;
@@ -31,4 +33,30 @@ export async function recordEventBackfillProgress(
       WHERE name = $1`,
     [name, lastId, done],
   );
+}
+
+/** Direct project memberships after `afterId` in id order, locked while their snapshots are recorded. */
+export async function lockProjectMembershipsAfter(
+  db: Queryable,
+  afterId: number,
+  limit: number,
+): Promise<MembershipRow[]> {
+  const { rows } = await db.query<MembershipRow>(
+    `SELECT ${MEMBERSHIP_COLUMNS} FROM project_members WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE`,
+    [afterId, limit],
+  );
+  return rows;
+}
+
+/** Shares of projects with groups after `afterId` in id order, locked likewise. */
+export async function lockProjectLinksAfter(
+  db: Queryable,
+  afterId: number,
+  limit: number,
+): Promise<ProjectLinkRow[]> {
+  const { rows } = await db.query<ProjectLinkRow>(
+    `SELECT ${LINK_COLUMNS} FROM project_group_links WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE`,
+    [afterId, limit],
+  );
+  return rows;
 }
