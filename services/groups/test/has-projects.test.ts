@@ -120,6 +120,21 @@ describe("a member of one project inside a private group", () => {
     );
   });
 
+  it("reads an internal group as an external user, who otherwise sees public groups only", async () => {
+    const owner = await h.newUser();
+    const external = await h.newUser({ external: true });
+    const tag = unique("hpx");
+    const root = await h.newGroup(owner, { path: `${tag}-root`, visibility: "internal" });
+    const project = await createProject(h, root.id);
+    expect(await failure(get(external, root.id))).toMatchObject(notFound);
+    await addProjectMember(h, project, external.user.id, 10);
+    expect((await get(external, root.id)).group!.id).toBe(root.id);
+    expect(sortedIds(await list(h, external, { search: tag }))).toEqual([root.id]);
+    // Not private: its members are anyone's who may read it.
+    const res = await members.listMembers({ actor: external.actor, group: { id: root.id } });
+    expect(res.members.map((m) => m.user!.id)).toEqual([owner.user.id]);
+  });
+
   it("loses the group when the membership expires, goes, or the user is blocked", async () => {
     const t = await privateTree();
     const user = await h.newUser();
