@@ -281,15 +281,22 @@ describe("the projects permission matrix", () => {
       for (const g of [...world.groups, { id: world.projectShareId, visibility: "private" as Visibility }]) {
         const at = `${c.name} × ${g.visibility} group ${g.id}`;
         const detail = await get(`/api/v4/groups/${g.id}`);
-        // Public groups are everyone's, internal ones every signed-in non-external user's.
-        if (c.admin || g.visibility === "public" || (g.visibility === "internal" && signedInNonExternal))
-          same(`${at} GET group`, detail.status, 200);
-        const own = seen(world.cells.filter((p) => p.groupId === g.id));
-        const below = seen(
-          world.cells.filter(
-            (p) => p.groupId === g.id || world.groups.some((s) => s.id === p.groupId && s.parentId === g.id),
-          ),
+        const inside = world.cells.filter(
+          (p) => p.groupId === g.id || world.groups.some((s) => s.id === p.groupId && s.parentId === g.id),
         );
+        // Public groups are everyone's, internal ones every signed-in non-external user's; a private
+        // one is read by its members (the project share group's) and by whoever sees a project
+        // inside it (GitLab's has_projects: a project member, a member of a group it is shared with).
+        const readable =
+          c.admin ||
+          g.visibility === "public" ||
+          (g.visibility === "internal" && signedInNonExternal) ||
+          (g.id === world.projectShareId
+            ? c.name === "via project share"
+            : inside.some((p) => c.access(p) > 0));
+        same(`${at} GET group`, detail.status, readable ? 200 : 404);
+        const own = seen(world.cells.filter((p) => p.groupId === g.id));
+        const below = seen(inside);
         const shared = g.id === world.projectShareId ? seen(world.cells) : [];
         const lists: [string, number[]][] = [
           ["projects", [...new Set([...own, ...shared])].sort((a, b) => a - b)],

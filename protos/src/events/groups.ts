@@ -39,6 +39,8 @@ export const GROUPS_EVENTS = {
   namespaceRepublished: kind("namespace.republished", "NamespaceRepublished", events.NamespaceRepublished),
   membershipRepublished: kind("member.republished", "MembershipRepublished", events.MembershipRepublished),
   groupShareRepublished: kind("share.republished", "GroupShareRepublished", events.GroupShareRepublished),
+  /** Internal: the copies of other contexts' data changed (answer caches drop what they kept). */
+  copiesChanged: kind("copies.changed", "GroupCopiesChanged", events.GroupCopiesChanged),
 } as const;
 
 /** Every subject the groups context publishes on. */

@@ -57,6 +57,16 @@ export const PROJECTS_EVENTS = {
     groupProjectEvents.ProjectStatisticsUpdated,
   ),
   projectRepublished: kind("project.republished", "ProjectRepublished", backfillEvents.ProjectRepublished),
+  memberRepublished: kind(
+    "member.republished",
+    "ProjectMemberRepublished",
+    backfillEvents.ProjectMemberRepublished,
+  ),
+  shareRepublished: kind(
+    "share.republished",
+    "ProjectShareRepublished",
+    backfillEvents.ProjectShareRepublished,
+  ),
 } as const;
 
 /** Every subject the projects context publishes on. */

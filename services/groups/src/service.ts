@@ -12,6 +12,7 @@ import {
 } from "@canopy/protos";
 import { loadGroupsConfig } from "./config";
 import type { Deps } from "./deps";
+import { projectMembersConsumer, projectSharesConsumer } from "./events/project-access";
 import { projectsConsumer } from "./events/projects";
 import { usersConsumer } from "./events/users";
 import { avatarsService } from "./rpc/avatars-service";
@@ -52,7 +53,12 @@ export const groupsServiceDefinition = defineService({
     serve(groupMembers.GroupMembersServiceService, membersService(deps)),
     serve(namespaces.NamespacesServiceService, namespacesService(deps)),
   ],
-  consumers: (deps) => [usersConsumer(deps), projectsConsumer(deps)],
+  consumers: (deps) => [
+    usersConsumer(deps),
+    projectsConsumer(deps),
+    projectMembersConsumer(deps),
+    projectSharesConsumer(deps),
+  ],
   timers: (deps) => [
     ...lifecycleTimers(deps),
     // In the background (a large deployment has millions of memberships to publish); once done,

@@ -2,6 +2,7 @@ import { payloadOf, recordEvent, type ConsumerDefinition, type PoolClient } from
 import { AUTH_EVENTS, GROUPS_EVENTS, userSnapshotOf, type events } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { deleteMembershipsOf } from "../store/members";
+import { deleteProjectMembershipsOf } from "../store/project-access";
 import { deleteUserNamespace, upsertUserNamespace } from "../store/user-namespaces";
 import { deleteUser, setUserState, upsertUser, userRowOf } from "../store/users";
 import { namespaceSnapshot } from "./snapshot";
@@ -51,6 +52,8 @@ async function forgetUser(tx: PoolClient, userId: number) {
       // The projects service forgets a deleted user's project memberships from auth's event.
       withSubresources: false,
     });
+  // The projects service forgets their project memberships from the same event, publishing none.
+  await deleteProjectMembershipsOf(tx, userId);
   const namespace = await deleteUserNamespace(tx, userId);
   if (namespace)
     await recordEvent(tx, GROUPS_EVENTS.userNamespaceRemoved, { namespace: namespaceSnapshot(namespace) });

@@ -1,5 +1,5 @@
 import type { Queryable } from "@canopy/kit";
-import { authorizedNamespacesSql, readableSql } from "./access";
+import { readableSql, readerCtes } from "./access";
 
 export interface SharedWithRow {
   group_id: number;
@@ -21,7 +21,7 @@ export async function findSharedWith(
   // Prepared (named): every GET /groups/:id runs it, and planning it costs more than running it.
   const { rows } = await db.query<SharedWithRow>({
     name: "groups-shared-with",
-    text: `WITH authorized AS (${authorizedNamespacesSql("$2")})
+    text: `WITH ${readerCtes("$2")}
      SELECT g.id AS group_id, g.name AS group_name, g.full_path AS group_full_path,
             l.group_access AS group_access_level, to_char(l.expires_at, 'YYYY-MM-DD') AS expires_at
        FROM group_links l JOIN namespaces g ON g.id = l.shared_with_group_id

@@ -9,7 +9,7 @@ import {
   Where,
 } from "@canopy/kit";
 import type { ListOrder, SortKey } from "../domain/list-order";
-import { authorizedNamespacesSql } from "./access";
+import { authorizedNamespacesSql, projectNamespacesSql } from "./access";
 import { countAndKeep, keptCount, keptCountColumn } from "./list-counts";
 import { NAMESPACE_COLUMNS, type NamespaceRow } from "./namespaces";
 
@@ -23,7 +23,8 @@ import { NAMESPACE_COLUMNS, type NamespaceRow } from "./namespaces";
  *
  * The caller's readable groups (GitLab's authorized groups, their ancestors and their descendants)
  * are built from their few authorizations as an array of ids: ancestors by unnesting the authorized
- * rows' traversal_ids, descendants by one range scan per authorized row; the rows are then fetched
+ * rows' traversal_ids, descendants by one range scan per authorized row, and the namespaces of the
+ * projects they see through the project with those namespaces' ancestors; the rows are then fetched
  * by primary key. Nothing is computed per listed row, so the page costs what the page and its order
  * cost, not what the table holds.
  */
@@ -129,12 +130,17 @@ function baseSql(w: Where, base: BaseSet, part?: Part): { ctes: string[]; condit
         `authorized AS (${authorizedNamespacesSql(w.param(base.userId))})`,
         `auth_groups AS MATERIALIZED (SELECT DISTINCT g.id, g.traversal_ids
            FROM authorized a JOIN namespaces g ON g.id = a.namespace_id WHERE g.kind = 'group')`,
+        // The namespaces of projects the caller sees through the project (has_projects): they
+        // and their ancestors are listed, not their descendants (GitLab's authorized_groups).
+        `project_groups AS MATERIALIZED (SELECT DISTINCT g.traversal_ids
+           FROM (${projectNamespacesSql(w.param(base.userId))}) pn JOIN namespaces g ON g.id = pn.namespace_id)`,
         // UNION ALL: `= ANY` does not mind repeats, and UNION's hash table is sized by the planner's
         // estimate of the subtrees (a share of the whole table), which at a million groups costs
         // more to allocate than the few real rows cost to find.
         `visible AS (SELECT unnest(traversal_ids) AS id FROM auth_groups
            UNION ALL SELECT d.id FROM auth_groups g JOIN namespaces d
-             ON d.traversal_ids > g.traversal_ids AND d.traversal_ids < ${subtreeEnd("g.traversal_ids")})`,
+             ON d.traversal_ids > g.traversal_ids AND d.traversal_ids < ${subtreeEnd("g.traversal_ids")}
+           UNION ALL SELECT unnest(traversal_ids) FROM project_groups)`,
       ];
       // An array, not IN (subquery): the planner cannot estimate the set (a few ids for most
       // callers) and would otherwise scan the table; an array makes it look the ids up.

@@ -8,7 +8,7 @@ import {
   type MemberUserColumns,
   type Queryable,
 } from "@canopy/kit";
-import { authorizedNamespacesSql, readableSql } from "./access";
+import { readableSql, readerCtes } from "./access";
 
 /**
  * The member lists of a group (GitLab's MembersFinder):
@@ -42,7 +42,7 @@ interface GroupMemberFilter extends MemberFilter {
 
 /** The candidate memberships of `all` for group $1, with the caller ($2, $3, $4) in scope. */
 const allCandidatesSql = `
-  authorized AS (${authorizedNamespacesSql("$2::bigint")}),
+  ${readerCtes("$2::bigint")},
   g AS (SELECT traversal_ids FROM namespaces WHERE id = $1),
   candidates AS (
     SELECT m.id, m.namespace_id, m.user_id, m.access_level, m.expires_at, m.created_by_id,

@@ -1,18 +1,34 @@
 import type { Queryable } from "@canopy/kit";
 import type { groupProjectEvents, groups, projectEvents } from "@canopy/protos";
 
-/** The copy of a project (migration 0012), as the projects service's events describe it. */
-export async function upsertProject(db: Queryable, p: projectEvents.ProjectSnapshot): Promise<void> {
-  await db.query(
-    `INSERT INTO projects (id, namespace_id, path, visibility_level) VALUES ($1, $2, $3, $4)
+/**
+ * The copy of a project (migration 0012), as the projects service's events describe it. Answers
+ * whether it appeared or moved to another namespace (who reads which group through it may change).
+ */
+export async function upsertProject(db: Queryable, p: projectEvents.ProjectSnapshot): Promise<boolean> {
+  const { rows } = await db.query<{ before: string | null }>(
+    `WITH old AS (SELECT namespace_id FROM projects WHERE id = $1)
+     INSERT INTO projects (id, namespace_id, path, visibility_level) VALUES ($1, $2, $3, $4)
      ON CONFLICT (id) DO UPDATE SET namespace_id = EXCLUDED.namespace_id, path = EXCLUDED.path,
-       visibility_level = EXCLUDED.visibility_level`,
+       visibility_level = EXCLUDED.visibility_level
+     RETURNING (SELECT namespace_id FROM old)::text AS before`,
     [p.id, p.namespaceId, p.path, p.visibilityLevel],
   );
+  return rows[0]?.before !== String(p.namespaceId);
 }
 
 export async function deleteProject(db: Queryable, id: number): Promise<void> {
   await db.query("DELETE FROM projects WHERE id = $1", [id]);
+}
+
+/** Whether anyone sees the project through the project itself (a membership or a share copied). */
+export async function projectHasReaders(db: Queryable, id: number): Promise<boolean> {
+  const { rows } = await db.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM project_members WHERE project_id = $1)
+         OR EXISTS (SELECT 1 FROM project_shares WHERE project_id = $1) AS any`,
+    [id],
+  );
+  return Boolean(rows[0]?.any);
 }
 
 /** A project's sizes; a project this copy does not hold (removed since) is left alone. */

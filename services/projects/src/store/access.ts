@@ -148,7 +148,9 @@ export async function namespaceAccessOf(
 /**
  * Whether the group `alias` (a namespaces row) is one the caller ($user, seeing $lowest and up)
  * may read (GitLab's read_group): by visibility, by a membership of it, an ancestor or a
- * descendant, or by being a member of a project below it.
+ * descendant, or by seeing a project below it through the project (GitLab's has_projects: a
+ * project membership, or a share of the project with a group they or an ancestor's membership are
+ * in, path 4 above; the groups service's projectNamespacesSql says the same).
  */
 export const groupReadableSql = (alias: string, user: string, lowest: string) => `(
   ${alias}.visibility_level >= ${lowest}
@@ -158,4 +160,12 @@ export const groupReadableSql = (alias: string, user: string, lowest: string) =>
   OR EXISTS (SELECT 1 FROM project_members pm JOIN projects pp ON pp.id = pm.project_id
               WHERE pm.user_id = ${user} AND pp.traversal_ids @> ARRAY[${alias}.id]
                 AND (pm.expires_at IS NULL OR pm.expires_at > ${UTC_TODAY})
+                AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${user} AND b.state <> 'active'))
+  OR EXISTS (SELECT 1 FROM group_members gm
+               JOIN namespaces sg ON sg.traversal_ids @> ARRAY[gm.namespace_id]
+               JOIN project_group_links pl ON pl.group_id = sg.id
+               JOIN projects pp ON pp.id = pl.project_id
+              WHERE gm.user_id = ${user} AND gm.access_level >= 10 AND pp.traversal_ids @> ARRAY[${alias}.id]
+                AND (gm.expires_at IS NULL OR gm.expires_at > ${UTC_TODAY})
+                AND (pl.expires_at IS NULL OR pl.expires_at > ${UTC_TODAY})
                 AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${user} AND b.state <> 'active')))`;

@@ -78,3 +78,16 @@ export async function shareLocked(db: Queryable, traversalIds: number[]): Promis
   );
   return rows[0]!.locked;
 }
+
+/** Shares of projects with groups after `afterId` in id order, locked while their snapshots are recorded. */
+export async function lockProjectLinksAfter(
+  db: Queryable,
+  afterId: number,
+  limit: number,
+): Promise<ProjectLinkRow[]> {
+  const { rows } = await db.query<ProjectLinkRow>(
+    `SELECT ${LINK_COLUMNS} FROM project_group_links WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE`,
+    [afterId, limit],
+  );
+  return rows;
+}

@@ -210,3 +210,16 @@ export async function highestGroupMembership(
   );
   return rows[0] && { accessLevel: rows[0].access_level, groupName: rows[0].name };
 }
+
+/** Direct project memberships after `afterId` in id order, locked while their snapshots are recorded. */
+export async function lockProjectMembershipsAfter(
+  db: Queryable,
+  afterId: number,
+  limit: number,
+): Promise<MembershipRow[]> {
+  const { rows } = await db.query<MembershipRow>(
+    `SELECT ${MEMBERSHIP_COLUMNS} FROM project_members WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE`,
+    [afterId, limit],
+  );
+  return rows;
+}

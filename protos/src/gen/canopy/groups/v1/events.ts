@@ -158,6 +158,19 @@ export interface GroupShareRepublished {
   share?: GroupShared | undefined;
 }
 
+/**
+ * The groups service applied another context's event (projects: a project membership, a share of a
+ * project with a group, a project moved or removed) to its copies: who may read a group, and so
+ * what a group answer shows, may have changed. Recorded in the transaction that applied the event,
+ * so it is published only once the change is readable here; gateways drop their kept group answers
+ * when it arrives (the event they heard first may have reached them before this service applied it).
+ * Not a hook event.
+ */
+export interface GroupCopiesChanged {
+  /** The type of the event applied ("canopy.projects.v1.ProjectMemberAdded", ...). */
+  causeType: string;
+}
+
 function createBaseNamespaceSnapshot(): NamespaceSnapshot {
   return {
     id: 0,
@@ -2307,6 +2320,79 @@ export const GroupShareRepublished: MessageFns<GroupShareRepublished> = {
     message.share = (object.share !== undefined && object.share !== null)
       ? GroupShared.fromPartial(object.share)
       : undefined;
+    return message;
+  },
+};
+
+function createBaseGroupCopiesChanged(): GroupCopiesChanged {
+  return { causeType: "" };
+}
+
+export const GroupCopiesChanged: MessageFns<GroupCopiesChanged> = {
+  encode(message: GroupCopiesChanged, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.causeType !== "") {
+      writer.uint32(10).string(message.causeType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GroupCopiesChanged {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGroupCopiesChanged();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.causeType = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GroupCopiesChanged {
+    return {
+      causeType: isSet(object.causeType)
+        ? globalThis.String(object.causeType)
+        : isSet(object.cause_type)
+        ? globalThis.String(object.cause_type)
+        : "",
+    };
+  },
+
+  toJSON(message: GroupCopiesChanged): unknown {
+    const obj: any = {};
+    if (message.causeType !== "") {
+      obj.causeType = message.causeType;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GroupCopiesChanged>, I>>(base?: I): GroupCopiesChanged {
+    return GroupCopiesChanged.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GroupCopiesChanged>, I>>(object: I): GroupCopiesChanged {
+    const message = createBaseGroupCopiesChanged();
+    message.causeType = object.causeType ?? "";
     return message;
   },
 };

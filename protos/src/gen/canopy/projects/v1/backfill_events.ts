@@ -6,7 +6,7 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import { ProjectSnapshot } from "./events";
+import { ProjectMembership, ProjectShared, ProjectSnapshot } from "./events";
 
 /**
  * A project's snapshot published once more by the projects service's one-time backfill (migration
@@ -16,6 +16,23 @@ import { ProjectSnapshot } from "./events";
  */
 export interface ProjectRepublished {
   project?: ProjectSnapshot | undefined;
+}
+
+/**
+ * A direct project membership published once more by the projects service's backfill (migration
+ * 0008), for the groups service's copy of who can see a project (GitLab's has_projects). Applied
+ * as an upsert, any number of times. Subject canopy.projects.member.republished.
+ */
+export interface ProjectMemberRepublished {
+  member?: ProjectMembership | undefined;
+}
+
+/**
+ * A share of a project with a group published once more by the same backfill. Applied as an
+ * upsert. Subject canopy.projects.share.republished.
+ */
+export interface ProjectShareRepublished {
+  share?: ProjectShared | undefined;
 }
 
 function createBaseProjectRepublished(): ProjectRepublished {
@@ -82,6 +99,144 @@ export const ProjectRepublished: MessageFns<ProjectRepublished> = {
     const message = createBaseProjectRepublished();
     message.project = (object.project !== undefined && object.project !== null)
       ? ProjectSnapshot.fromPartial(object.project)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProjectMemberRepublished(): ProjectMemberRepublished {
+  return { member: undefined };
+}
+
+export const ProjectMemberRepublished: MessageFns<ProjectMemberRepublished> = {
+  encode(message: ProjectMemberRepublished, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.member !== undefined) {
+      ProjectMembership.encode(message.member, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectMemberRepublished {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectMemberRepublished();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.member = ProjectMembership.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectMemberRepublished {
+    return { member: isSet(object.member) ? ProjectMembership.fromJSON(object.member) : undefined };
+  },
+
+  toJSON(message: ProjectMemberRepublished): unknown {
+    const obj: any = {};
+    if (message.member !== undefined) {
+      obj.member = ProjectMembership.toJSON(message.member);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectMemberRepublished>, I>>(base?: I): ProjectMemberRepublished {
+    return ProjectMemberRepublished.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectMemberRepublished>, I>>(object: I): ProjectMemberRepublished {
+    const message = createBaseProjectMemberRepublished();
+    message.member = (object.member !== undefined && object.member !== null)
+      ? ProjectMembership.fromPartial(object.member)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseProjectShareRepublished(): ProjectShareRepublished {
+  return { share: undefined };
+}
+
+export const ProjectShareRepublished: MessageFns<ProjectShareRepublished> = {
+  encode(message: ProjectShareRepublished, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.share !== undefined) {
+      ProjectShared.encode(message.share, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ProjectShareRepublished {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseProjectShareRepublished();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.share = ProjectShared.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ProjectShareRepublished {
+    return { share: isSet(object.share) ? ProjectShared.fromJSON(object.share) : undefined };
+  },
+
+  toJSON(message: ProjectShareRepublished): unknown {
+    const obj: any = {};
+    if (message.share !== undefined) {
+      obj.share = ProjectShared.toJSON(message.share);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ProjectShareRepublished>, I>>(base?: I): ProjectShareRepublished {
+    return ProjectShareRepublished.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ProjectShareRepublished>, I>>(object: I): ProjectShareRepublished {
+    const message = createBaseProjectShareRepublished();
+    message.share = (object.share !== undefined && object.share !== null)
+      ? ProjectShared.fromPartial(object.share)
       : undefined;
     return message;
   },
