@@ -20,6 +20,8 @@ export * from "./events/stream";
 export * from "./events/nats";
 export * from "./events/outbox";
 export * from "./events/consumer";
+export * from "./events/consumer-progress";
+export * from "./events/positions";
 export * from "./paging";
 export * from "./service/definition";
 export * from "./service/run-service";
