@@ -9,6 +9,7 @@ import { multipartFields } from "./http/multipart";
 import { mountEndpoints } from "./http/mount-endpoints";
 import { sendJson } from "./http/json";
 import { refuseNulBytes } from "./http/null-bytes";
+import { rememberWrites } from "./http/recent-writes";
 import { authenticate } from "./middleware/authenticate";
 import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
 import { API_ENDPOINTS } from "./routes/api";
@@ -48,7 +49,8 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const api = new Router<ApiState>({ prefix: "/api/v4" });
-  api.use(authenticate(deps.cache, deps.limits, deps.auth));
+  api.use(authenticate(deps.cache, deps.limits, deps.auth, deps.writes));
+  api.use(rememberWrites(deps.writes));
   mountEndpoints(api, API_ENDPOINTS, deps);
 
   const provider = new Router();

@@ -28,6 +28,11 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_AUTH_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   /** How long a rendered group read may be reused (writes and events drop it sooner); 0 turns the cache off. */
   CANOPY_ANSWER_CACHE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
+  /**
+   * How long the gateway remembers where a caller's writes reached the event stream, so that its
+   * next calls read them back in services that copy them (http/recent-writes.ts); 0 turns it off.
+   */
+  CANOPY_READ_YOUR_WRITES_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
   /** Largest request body accepted, in bytes. */
   CANOPY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   /** Trust X-Forwarded-For from a reverse proxy (only behind one). */

@@ -14,6 +14,7 @@ import { AuthenticationCache } from "./authn/cache";
 import type { GatewayConfig } from "./config";
 import { createClients } from "./grpc/clients";
 import { AnswerCache } from "./http/answer-cache";
+import { RecentWrites } from "./http/recent-writes";
 import { rateLimits } from "./middleware/rate-limit";
 
 /** The events that may change an answer the answer cache keeps (http/answer-cache.ts). */
@@ -88,6 +89,10 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     groupProjects: clients.groupProjects,
     projectLifecycle: clients.projectLifecycle,
     answers,
+    writes: new RecentWrites(redis, log, {
+      keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,
+      ttlMs: config.CANOPY_READ_YOUR_WRITES_SECONDS * 1000,
+    }),
     groupSharing: clients.groupSharing,
     groupCustomAttributes: clients.groupCustomAttributes,
     pushRules: clients.pushRules,

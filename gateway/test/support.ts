@@ -97,8 +97,10 @@ export interface Stack {
   authService: TestService<AuthConfig, unknown>;
   /** The groups service, running in this process. */
   groupsService: TestService<GroupsConfig, unknown>;
-  /** The projects service, running in this process. */
+  /** The projects service, running in this process (the first replica when there are more). */
   projectsService: TestService<ProjectsConfig, unknown>;
+  /** Every replica of the projects service; gateways spread their calls over them round-robin. */
+  projectsReplicas: TestService<ProjectsConfig, unknown>[];
   /** The first gateway; `gateways` holds all of them. */
   gw: Gateway;
   gateways: Gateway[];
@@ -126,7 +128,12 @@ const GENEROUS_LIMITS = {
 };
 
 export async function startStack(
-  options: { gateways?: Record<string, string>[]; env?: Record<string, string> } = {},
+  options: {
+    gateways?: Record<string, string>[];
+    env?: Record<string, string>;
+    /** Replicas of the projects service (default 1), sharing its consumers as a deployment's do. */
+    projectsReplicas?: number;
+  } = {},
 ): Promise<Stack> {
   const logs = recordingLogger("auth");
   const rootToken = newRootToken();
@@ -139,10 +146,21 @@ export async function startStack(
     env: { ...options.env },
     log: childLogger(logs, "groups"),
   });
-  const projects = await startTestService(projectsServiceDefinition, {
-    env: { ...options.env },
-    log: childLogger(logs, "projects"),
-  });
+  const projectsReplicas: TestService<ProjectsConfig, unknown>[] = [];
+  for (let i = 0; i < (options.projectsReplicas ?? 1); i++) {
+    projectsReplicas.push(
+      await startTestService(projectsServiceDefinition, {
+        env: { ...options.env },
+        log: childLogger(logs, "projects"),
+      }),
+    );
+  }
+  const projects = projectsReplicas[0]!;
+  // One target naming every replica, as `CANOPY_REPLICAS=2 npm start` gives it (README).
+  const projectsAddress =
+    projectsReplicas.length === 1
+      ? projects.address
+      : `ipv4:${projectsReplicas.map((r) => r.address).join(",")}`;
   const db = createPool({ url: auth.config.CANOPY_DATABASE_URL, schema: "auth" });
   const gatewayLog = childLogger(logs, "gateway");
   const redis = await connectRedis(auth.config.CANOPY_REDIS_URL, gatewayLog);
@@ -154,7 +172,7 @@ export async function startStack(
       CANOPY_PORT: "0",
       CANOPY_AUTH_ADDRESS: authAddress,
       CANOPY_GROUPS_ADDRESS: groups.address,
-      CANOPY_PROJECTS_ADDRESS: projects.address,
+      CANOPY_PROJECTS_ADDRESS: projectsAddress,
       CANOPY_EXTERNAL_URL: EXTERNAL_URL,
       ...options.env,
       ...env,
@@ -169,6 +187,7 @@ export async function startStack(
     authService: auth,
     groupsService: groups,
     projectsService: projects,
+    projectsReplicas,
     gw: gateways[0]!,
     gateways,
     rootToken,
@@ -181,7 +200,7 @@ export async function startStack(
       for (const g of gateways) await g.stop();
       await redis.quit();
       await db.end();
-      await projects.stop();
+      for (const replica of projectsReplicas) await replica.stop();
       await groups.stop();
       await auth.stop();
     },

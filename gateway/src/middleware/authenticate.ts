@@ -1,23 +1,27 @@
 import type { Next } from "koa";
 import { status } from "@grpc/grpc-js";
-import { ANONYMOUS, isServiceError, type PromiseClient } from "@canopy/kit";
+import { ANONYMOUS, isServiceError, requestContext, type PromiseClient } from "@canopy/kit";
 import { auth, type common } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import { extractSudo, extractToken } from "../authn/credentials";
 import { insufficientScopeError, refusalError } from "../authn/refusals";
 import type { ApiContext } from "../http/api-context";
 import { forbiddenError, HttpError, unauthorizedError } from "../http/errors";
+import type { RecentWrites } from "../http/recent-writes";
 import type { RateLimits } from "./rate-limit";
 
 /**
  * Who is calling: sets `ctx.state.actor` (anonymous when no token was sent). A token that is
  * unknown, expired or revoked is refused even on routes open to anonymous callers. Requests without
- * a good token count against the per-IP limit; the others against their user's limit.
+ * a good token count against the per-IP limit; the others against their user's limit. The caller's
+ * recent writes (http/recent-writes.ts) are read in the same tick as their rate-limit count, so
+ * both share one trip to Redis; every call of the request then asks to read after them.
  */
 export function authenticate(
   cache: AuthenticationCache,
   limits: RateLimits,
   client: PromiseClient<typeof auth.AuthServiceService>,
+  writes: RecentWrites,
 ) {
   return async function authenticateRequest(ctx: ApiContext, next: Next) {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
@@ -34,10 +38,16 @@ export function authenticate(
       await limits.unauthenticated(ctx);
       throw refusalError(answer.refusal);
     }
-    await limits.authenticated(ctx, answer.actor.userId);
+    const [, recent] = await Promise.all([
+      limits.authenticated(ctx, answer.actor.userId),
+      writes.of(answer.actor.userId),
+    ]);
+    const request = requestContext.getStore();
     const sudo = extractSudo(ctx, body);
     if (sudo) {
       const target = await sudoTarget(client, answer.actor, sudo);
+      // The impersonated user's writes, not the administrator's, are the ones this request reads after.
+      if (request) request.readAfter = await writes.of(target.id);
       ctx.state.actor = {
         ...answer.actor,
         userId: target.id,
@@ -48,6 +58,7 @@ export function authenticate(
       };
       ctx.state.user = target;
     } else {
+      if (request) request.readAfter = recent;
       ctx.state.actor = answer.actor;
       // The caller's own user record, cached with the answer: GET /user needs no further call.
       ctx.state.user = answer.user;

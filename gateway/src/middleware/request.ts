@@ -1,17 +1,20 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Next } from "koa";
-import { metrics, requestContext, type Logger } from "@canopy/kit";
+import { emptyWritten, metrics, requestContext, type Logger } from "@canopy/kit";
 import { HttpError, toHttpError } from "../http/errors";
 import { sendJson } from "../http/json";
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** Every response carries X-Request-Id (the caller's, if sane); logs and gRPC calls carry it too. */
+/**
+ * Every response carries X-Request-Id (the caller's, if sane); logs and gRPC calls carry it too. The
+ * request's context also collects where its writes reached the event stream (http/recent-writes.ts).
+ */
 export async function requestId(ctx: Context, next: Next) {
   const incoming = ctx.get("X-Request-Id");
   const id = SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
   ctx.set("X-Request-Id", id);
-  await requestContext.run({ requestId: id }, next);
+  await requestContext.run({ requestId: id, written: emptyWritten() }, next);
 }
 
 /** One log line and one metric per request. Paths only: query strings may hold tokens. */

@@ -21,6 +21,7 @@ import type {
 } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { AnswerCache } from "../http/answer-cache";
+import type { RecentWrites } from "../http/recent-writes";
 import type { GatewayConfig } from "../config";
 import { normalizeKeys } from "../http/params";
 import type { RateLimits } from "../middleware/rate-limit";
@@ -50,6 +51,8 @@ export interface RouteDeps {
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;
+  /** Where callers' recent writes reached the event stream, to read them back at once (http/recent-writes.ts). */
+  writes: RecentWrites;
   redis: RedisClient;
   limits: RateLimits;
 }

@@ -9,18 +9,26 @@ const kind = <T>(
   leaf: string,
   type: string,
   codec: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T },
+  users?: (payload: T) => number[],
 ) => ({
   subject: `canopy.auth.${leaf}`,
   type: `canopy.events.v1.${type}`,
   codec,
+  users,
 });
 
+/**
+ * The user a user event is about: they read their new state at once in the services that copy users
+ * (the kit's `EventKind.users`: an administrator unblocks someone, who then lists their projects).
+ */
+const subjectUser = (e: { userId: number }) => [e.userId];
+
 export const AUTH_EVENTS = {
-  userCreated: kind("user.created", "UserCreated", events.UserCreated),
-  userUpdated: kind("user.updated", "UserUpdated", events.UserUpdated),
-  userBlocked: kind("user.blocked", "UserBlocked", events.UserBlocked),
-  userUnblocked: kind("user.unblocked", "UserUnblocked", events.UserUnblocked),
-  userDeleted: kind("user.deleted", "UserDeleted", events.UserDeleted),
+  userCreated: kind("user.created", "UserCreated", events.UserCreated, subjectUser),
+  userUpdated: kind("user.updated", "UserUpdated", events.UserUpdated, subjectUser),
+  userBlocked: kind("user.blocked", "UserBlocked", events.UserBlocked, subjectUser),
+  userUnblocked: kind("user.unblocked", "UserUnblocked", events.UserUnblocked, subjectUser),
+  userDeleted: kind("user.deleted", "UserDeleted", events.UserDeleted, subjectUser),
   tokenRevoked: kind("token.revoked", "TokenRevoked", events.TokenRevoked),
   applicationSettingsUpdated: kind(
     "settings.updated",

@@ -5,11 +5,16 @@ const kind = <T>(
   leaf: string,
   type: string,
   codec: { encode(m: T): { finish(): Uint8Array }; decode(b: Uint8Array): T },
+  users?: (payload: T) => number[],
 ) => ({
   subject: `canopy.groups.${leaf}`,
   type: `canopy.groups.v1.${type}`,
   codec,
+  users,
 });
+
+/** The member a membership event is about: they read their new access at once (the kit's `EventKind.users`). */
+const memberOf = (e: { member?: { userId: number } }) => (e.member ? [e.member.userId] : []);
 
 export const GROUPS_EVENTS = {
   groupCreated: kind("group.created", "GroupCreated", events.GroupCreated),
@@ -24,9 +29,9 @@ export const GROUPS_EVENTS = {
   groupRemoved: kind("group.removed", "GroupRemoved", events.GroupRemoved),
   userNamespaceChanged: kind("user_namespace.changed", "UserNamespaceChanged", events.UserNamespaceChanged),
   userNamespaceRemoved: kind("user_namespace.removed", "UserNamespaceRemoved", events.UserNamespaceRemoved),
-  memberAdded: kind("member.added", "MemberAdded", events.MemberAdded),
-  memberUpdated: kind("member.updated", "MemberUpdated", events.MemberUpdated),
-  memberRemoved: kind("member.removed", "MemberRemoved", events.MemberRemoved),
+  memberAdded: kind("member.added", "MemberAdded", events.MemberAdded, memberOf),
+  memberUpdated: kind("member.updated", "MemberUpdated", events.MemberUpdated, memberOf),
+  memberRemoved: kind("member.removed", "MemberRemoved", events.MemberRemoved, memberOf),
   groupShared: kind("share.created", "GroupShared", events.GroupShared),
   groupUnshared: kind("share.removed", "GroupUnshared", events.GroupUnshared),
   customAttributeSet: kind("custom_attribute.set", "CustomAttributeSet", events.CustomAttributeSet),

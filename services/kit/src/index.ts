@@ -21,6 +21,8 @@ export * from "./events/nats";
 export * from "./events/outbox";
 export * from "./events/consumer";
 export * from "./events/event-backfill";
+export * from "./events/consumer-progress";
+export * from "./events/positions";
 export * from "./paging";
 export * from "./keyset-cursor";
 export * from "./service/definition";

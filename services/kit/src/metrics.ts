@@ -19,4 +19,11 @@ export const metrics = {
     buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   }),
+  readAfterWaitSeconds: new Histogram({
+    name: "canopy_read_after_write_wait_seconds",
+    help: "Time a call waited for this service's consumers to apply the caller's own writes, by outcome",
+    labelNames: ["outcome"] as const,
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  }),
 };

@@ -32,6 +32,11 @@ const KIT_MIGRATIONS: Migration[] = [
         PRIMARY KEY (consumer, event_id)
       );`,
   },
+  {
+    // Where the relay published each event in the stream (events/positions.ts); null before this.
+    version: "0000_kit_outbox_stream_seq",
+    sql: `ALTER TABLE outbox ADD COLUMN stream_seq bigint;`,
+  },
 ];
 
 /** Reads `NNNN_name.sql` files, in name order. */

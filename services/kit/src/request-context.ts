@@ -1,8 +1,16 @@
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { EventPositions, WrittenEvents } from "./events/positions";
 
 /** Per-request values that logs and outgoing calls pick up without threading them through every function. */
 export interface RequestContext {
   requestId: string;
+  /**
+   * What this request's writes put on the event stream: in a service, the events its transactions
+   * published (answered in a trailer); in the gateway, what the services it called answered.
+   */
+  written?: WrittenEvents;
+  /** Gateway: the caller's recent writes, which every call of this request asks services to read after. */
+  readAfter?: EventPositions;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

@@ -4,7 +4,7 @@ import path from "node:path";
 import { createPool, migrate, readMigrations, type Migration, type Pool } from "@canopy/kit";
 import { testDatabaseUrl, unique } from "./support/infra";
 
-const KIT_VERSION = "0000_kit_outbox";
+const KIT_VERSIONS = ["0000_kit_outbox", "0000_kit_outbox_stream_seq"];
 
 const widgets: Migration[] = [
   { version: "0001_widgets", sql: "CREATE TABLE widgets (id bigserial PRIMARY KEY, name text NOT NULL)" },
@@ -46,7 +46,11 @@ afterAll(async () => {
 describe("migrate", () => {
   it("applies the kit's tables and then the service's migrations, in order", async () => {
     const { pool, schema } = newSchema();
-    expect(await migrate(pool, schema, widgets)).toEqual([KIT_VERSION, "0001_widgets", "0002_widget_colour"]);
+    expect(await migrate(pool, schema, widgets)).toEqual([
+      ...KIT_VERSIONS,
+      "0001_widgets",
+      "0002_widget_colour",
+    ]);
     expect(await tablesOf(pool, schema)).toEqual([
       "outbox",
       "processed_events",
@@ -65,7 +69,11 @@ describe("migrate", () => {
     await migrate(pool, schema, widgets.slice(0, 1));
     expect(await migrate(pool, schema, widgets.slice(0, 1))).toEqual([]);
     expect(await migrate(pool, schema, widgets)).toEqual(["0002_widget_colour"]);
-    expect(await appliedVersions(pool, schema)).toEqual([KIT_VERSION, "0001_widgets", "0002_widget_colour"]);
+    expect(await appliedVersions(pool, schema)).toEqual([
+      ...KIT_VERSIONS,
+      "0001_widgets",
+      "0002_widget_colour",
+    ]);
   });
 
   it("applies each migration exactly once when two replicas migrate at the same time", async () => {
@@ -80,8 +88,8 @@ describe("migrate", () => {
       },
     ];
     const [a, b] = await Promise.all([migrate(first, schema, once), migrate(second, schema, once)]);
-    expect([...a, ...b].sort()).toEqual([KIT_VERSION, "0001_runs"]);
-    expect([a.length, b.length].sort()).toEqual([0, 2]);
+    expect([...a, ...b].sort()).toEqual([...KIT_VERSIONS, "0001_runs"].sort());
+    expect([a.length, b.length].sort()).toEqual([0, 3]);
     expect((await first.query("SELECT count(*)::int AS n FROM runs")).rows[0].n).toBe(1);
   });
 
@@ -94,7 +102,7 @@ describe("migrate", () => {
     await expect(migrate(pool, schema, broken)).rejects.toThrow(
       new RegExp(`migration ${schema}/0002_broken failed: .*no_such_table`),
     );
-    expect(await appliedVersions(pool, schema)).toEqual([KIT_VERSION, "0001_widgets"]);
+    expect(await appliedVersions(pool, schema)).toEqual([...KIT_VERSIONS, "0001_widgets"]);
     // The failed file ran in its own transaction: none of its statements stayed.
     expect(await tablesOf(pool, schema)).not.toContain("half_done");
     // The advisory lock was released: a fixed migration goes through.

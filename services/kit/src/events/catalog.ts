@@ -15,6 +15,11 @@ export interface EventKind<T> {
   type: string;
   subject: string;
   codec: Codec<T>;
+  /**
+   * Users whose own reads the event changes, besides its actor's (the member a `MemberAdded` adds):
+   * the gateway lets them, too, read the write at once in services that copy it (events/positions.ts).
+   */
+  users?(payload: T): number[];
 }
 
 /** Where a consumer sends an event it could not handle after its last attempt (a logical subject). */

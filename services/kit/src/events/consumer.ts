@@ -31,6 +31,8 @@ export interface DurableConsumerOptions {
   /** Delay before a failed event is offered again, times the delivery count. Default 1 s. */
   retryDelayMs?: number;
   ackWaitMs?: number;
+  /** Called after an event is applied and acked (consumer-progress.ts asks JetStream again at once). */
+  applied?: () => void;
 }
 
 /**
@@ -73,6 +75,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
         }),
       );
       msg.ack();
+      options.applied?.();
     } catch (err) {
       const attempt = msg.info.deliveryCount;
       if (attempt >= maxDeliver) {

@@ -36,7 +36,7 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
       SELECT pg_notify($4, '') FROM recorded`,
     values: [id, kind.subject, envelope, NOTIFY_CHANNEL],
   });
-  markEventRecorded(tx);
+  markEventRecorded(tx, { id, subject: kind.subject, users: kind.users?.(payload) ?? [] });
   return id;
 }
 
@@ -45,6 +45,11 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
  * published twice (a crash between publish and commit) is dropped by the stream's duplicate window.
  * Rows are claimed with FOR UPDATE SKIP LOCKED, so any number of replicas can run a relay.
  * Woken by NOTIFY from `recordEvent`, with a poll as a safety net.
+ *
+ * Each row keeps the stream sequence JetStream gave it (`stream_seq`), and the relay remembers the
+ * ones it published for a moment: a write learns where its events landed (events/positions.ts)
+ * without a further query when this process published them, and with one `FOR SHARE` read (which
+ * waits for the other relay's commit) when another replica's relay took them first.
  */
 export class OutboxRelay {
   private listener?: PoolClient;
@@ -54,6 +59,8 @@ export class OutboxRelay {
   private queued?: Promise<void>;
   private stopped = false;
   private lastCleanup = 0;
+  /** Event id -> stream sequence of what this relay published lately, until a write asks for it. */
+  private readonly landed = new Map<string, number>();
 
   constructor(
     private readonly pool: Pool,
@@ -69,7 +76,7 @@ export class OutboxRelay {
     this.listener.on("error", (err) => this.log.warn({ err }, "outbox listener lost"));
     await this.listener.query(`LISTEN ${NOTIFY_CHANNEL}`);
     this.timer = setInterval(() => void this.kick(), this.options.pollMs ?? 1_000);
-    setPublisher(this.pool, () => this.kick());
+    setPublisher(this.pool, (ids) => this.publishAndLocate(ids));
     await this.kick();
   }
 
@@ -92,6 +99,42 @@ export class OutboxRelay {
     return this.running;
   }
 
+  /** Publishes what is pending, then says where each of `ids` landed (those it can find). */
+  async publishAndLocate(ids: string[]): Promise<Map<string, number>> {
+    await this.kick();
+    const found = new Map<string, number>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const seq = this.landed.get(id);
+      if (seq === undefined) missing.push(id);
+      else {
+        found.set(id, seq);
+        this.landed.delete(id);
+      }
+    }
+    if (!missing.length || this.stopped) return found;
+    // Another replica's relay took them: FOR SHARE waits until its transaction, which publishes them
+    // before it commits, is over. A row still without a sequence then was not published (NATS down:
+    // the relay retries, and the write answers without a position, as it answers without its event).
+    try {
+      const { rows } = await this.pool.query<{ id: string; stream_seq: number | null }>(
+        "SELECT id, stream_seq FROM outbox WHERE id = ANY($1::uuid[]) FOR SHARE",
+        [missing],
+      );
+      for (const row of rows) if (row.stream_seq !== null) found.set(row.id, row.stream_seq);
+    } catch (err) {
+      this.log.warn({ err }, "could not read where events were published");
+    }
+    return found;
+  }
+
+  private rememberLanded(id: string, seq: number) {
+    this.landed.set(id, seq);
+    // Events no write asks for (recorded outside withTransaction) must not pile up.
+    if (this.landed.size > 10_000)
+      for (const key of [...this.landed.keys()].slice(0, 1_000)) this.landed.delete(key);
+  }
+
   private async drain(): Promise<void> {
     const js = this.nc.jetstream();
     const batch = this.options.batch ?? 100;
@@ -111,16 +154,25 @@ export class OutboxRelay {
            ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [batch],
         );
+        const sequences: number[] = [];
         for (const row of rows) {
           const h = natsHeaders();
           const env = events.Event.decode(row.envelope);
           for (const [k, v] of Object.entries(env.traceContext)) h.set(k, v);
-          await js.publish(this.stream.subject(row.subject), row.envelope, { msgID: row.id, headers: h });
+          // A duplicate (published before a crash lost the mark) answers its first sequence.
+          const ack = await js.publish(this.stream.subject(row.subject), row.envelope, {
+            msgID: row.id,
+            headers: h,
+          });
+          sequences.push(ack.seq);
+          this.rememberLanded(row.id, ack.seq);
         }
         if (rows.length) {
-          await client.query("UPDATE outbox SET published_at = now() WHERE seq = ANY($1)", [
-            rows.map((r) => r.seq),
-          ]);
+          await client.query(
+            `UPDATE outbox SET published_at = now(), stream_seq = landed.stream_seq
+             FROM unnest($1::bigint[], $2::bigint[]) AS landed (seq, stream_seq) WHERE outbox.seq = landed.seq`,
+            [rows.map((r) => r.seq), sequences],
+          );
         }
         await client.query("COMMIT");
         count = rows.length;

@@ -11,7 +11,16 @@ import { context, propagation } from "@opentelemetry/api";
 import { metadataSetter } from "./metadata";
 import { CALL_ASSERTION_HEADER, type CallSigner } from "./call-assertion";
 import { channelCredentials, type GrpcTls } from "./tls";
-import { currentRequestId } from "../request-context";
+import { currentRequestId, requestContext } from "../request-context";
+import {
+  EVENT_POSITIONS_TRAILER,
+  EVENT_USERS_TRAILER,
+  formatPositions,
+  mergePositions,
+  parsePositions,
+  parseUsers,
+  READ_AFTER_HEADER,
+} from "../events/positions";
 
 type RequestOf<M> = M extends { requestSerialize: (v: infer Req) => Buffer } ? Req : never;
 type ResponseOf<M> = M extends { responseDeserialize: (b: Buffer) => infer Res } ? Res : never;
@@ -50,6 +59,34 @@ const traceInterceptor: Interceptor = (options, nextCall) =>
       const requestId = currentRequestId();
       if (requestId) metadata.set("x-request-id", requestId);
       next(metadata, listener);
+    },
+  });
+
+/**
+ * Read your writes (events/positions.ts), the caller's side: each call asks the service to read after
+ * the caller's recent writes and after whatever this request has written so far (a request that
+ * writes to groups and then reads projects); each answer's trailer adds where its writes landed.
+ * Outside a request context (a test's client, say) it does nothing.
+ */
+const eventPositionsInterceptor: Interceptor = (options, nextCall) =>
+  new InterceptingCall(nextCall(options), {
+    start(metadata, listener, next) {
+      const store = requestContext.getStore();
+      if (!store || (!store.readAfter && !store.written)) return next(metadata, listener);
+      const after = formatPositions(mergePositions(new Map(store.readAfter), store.written?.positions));
+      if (after) metadata.set(READ_AFTER_HEADER, after);
+      next(metadata, {
+        onReceiveStatus(status, nextStatus) {
+          const written = store.written;
+          const positions = status.metadata.get(EVENT_POSITIONS_TRAILER)[0];
+          if (written && positions !== undefined) {
+            mergePositions(written.positions, parsePositions(positions));
+            for (const user of parseUsers(status.metadata.get(EVENT_USERS_TRAILER)[0]))
+              written.users.add(user);
+          }
+          nextStatus(status);
+        },
+      });
     },
   });
 
@@ -130,6 +167,7 @@ export function createClient<S extends ServiceDefinition>(
     "grpc.keepalive_time_ms": 30_000,
     interceptors: [
       traceInterceptor,
+      eventPositionsInterceptor,
       deadlineInterceptor(options.deadlineMs ?? 5_000),
       ...(options.signer ? [signingInterceptor(options.signer)] : []),
     ],

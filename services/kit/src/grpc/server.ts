@@ -1,7 +1,7 @@
 import {
+  Metadata,
   Server,
   status,
-  type Metadata,
   type ServerUnaryCall,
   type ServiceDefinition,
   type UntypedServiceImplementation,
@@ -15,6 +15,17 @@ import { metrics } from "../metrics";
 import { metadataGetter } from "./metadata";
 import { requestContext } from "../request-context";
 import { CALL_ASSERTION_HEADER, requestDigest, type CallVerifier } from "./call-assertion";
+import type { ConsumerProgress } from "../events/consumer-progress";
+import {
+  emptyWritten,
+  EVENT_POSITIONS_TRAILER,
+  EVENT_USERS_TRAILER,
+  formatPositions,
+  formatUsers,
+  parsePositions,
+  READ_AFTER_HEADER,
+  type WrittenEvents,
+} from "../events/positions";
 import { serverCredentials, type GrpcTls } from "./tls";
 
 type RequestOf<M> = M extends { requestDeserialize: (b: Buffer) => infer Req } ? Req : never;
@@ -52,6 +63,39 @@ function recordingDigests<S extends ServiceDefinition>(definition: S, digests: R
   return Object.fromEntries(methods) as S;
 }
 
+/** The longest a call waits for the caller's own writes to reach this service's copies. */
+export const READ_AFTER_MAX_WAIT_MS = 3_000;
+/** What a wait leaves of the caller's deadline, so a slow copy answers from what it has instead of failing. */
+const DEADLINE_RESERVE_MS = 1_000;
+
+/** The trailer that tells the gateway where this call's writes are on the stream (events/positions.ts). */
+function writtenTrailer(written: WrittenEvents, into = new Metadata()): Metadata | undefined {
+  const positions = formatPositions(written.positions);
+  if (!positions) return undefined;
+  into.set(EVENT_POSITIONS_TRAILER, positions);
+  const users = formatUsers(written.users);
+  if (users) into.set(EVENT_USERS_TRAILER, users);
+  return into;
+}
+
+/**
+ * A call that names the caller's recent writes (`canopy-read-after`) waits, bounded, until this
+ * service's consumers have applied them; without a header, or when they have, it goes straight on.
+ */
+async function readAfterWrites(
+  call: ServerUnaryCall<unknown, unknown>,
+  progress: ConsumerProgress | undefined,
+): Promise<void> {
+  if (!progress) return;
+  const header = call.metadata.get(READ_AFTER_HEADER)[0];
+  if (header === undefined) return;
+  const positions = parsePositions(header);
+  if (!positions.size) return;
+  const deadline = call.getDeadline();
+  const left = deadline instanceof Date ? deadline.getTime() - Date.now() : Number(deadline) - Date.now();
+  await progress.waitFor(positions, Math.min(READ_AFTER_MAX_WAIT_MS, left - DEADLINE_RESERVE_MS));
+}
+
 const assertionIn = (metadata: Metadata) => {
   const value = metadata.get(CALL_ASSERTION_HEADER)[0];
   return typeof value === "string" ? value : undefined;
@@ -69,6 +113,7 @@ function adapt<S extends ServiceDefinition>(
   log: Logger,
   verifier: CallVerifier,
   digests: RequestDigests,
+  progress?: ConsumerProgress,
 ) {
   const handlers: UntypedServiceImplementation = {};
   for (const key of Object.keys(definition) as (keyof S & string)[]) {
@@ -85,20 +130,24 @@ function adapt<S extends ServiceDefinition>(
       const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
       const stopTimer = metrics.grpcServerSeconds.startTimer({ method });
       const requestId = String(call.metadata.get("x-request-id")[0] ?? "");
+      const written = emptyWritten();
       requestContext
-        .run({ requestId }, () =>
-          context.with(trace.setSpan(parent, span), async () =>
-            handler(call.request as never, call as never),
-          ),
+        .run({ requestId, written }, () =>
+          context.with(trace.setSpan(parent, span), async () => {
+            await readAfterWrites(call, progress);
+            return handler(call.request as never, call as never);
+          }),
         )
         .then(
           (response) => {
             stopTimer({ code: "OK" });
             span.end();
-            callback(null, response);
+            callback(null, response, writtenTrailer(written));
           },
           (err: unknown) => {
             const e = toServiceError(err);
+            // A call can fail after a transaction of it committed: its events are written all the same.
+            if (e.metadata) writtenTrailer(written, e.metadata);
             stopTimer({ code: status[e.code ?? status.INTERNAL] });
             if (!(err instanceof CanopyError) || e.code === status.INTERNAL) {
               log.error({ err, method }, "rpc failed");
@@ -122,18 +171,18 @@ export interface GrpcServer {
 
 /** One gRPC service and its implementation; `serve` keeps the two types tied together. */
 export interface ServiceBinding {
-  add(server: Server, log: Logger, verifier: CallVerifier): void;
+  add(server: Server, log: Logger, verifier: CallVerifier, progress?: ConsumerProgress): void;
 }
 
 export const serve = <S extends ServiceDefinition>(
   definition: S,
   implementation: AsyncService<S>,
 ): ServiceBinding => ({
-  add: (server, log, verifier) => {
+  add: (server, log, verifier, progress) => {
     const digests: RequestDigests = new WeakMap();
     server.addService(
       recordingDigests(definition, digests),
-      adapt(definition, implementation, log, verifier, digests),
+      adapt(definition, implementation, log, verifier, digests, progress),
     );
   },
 });
@@ -151,9 +200,13 @@ export async function startGrpcServer(options: {
   verifier: CallVerifier;
   tls?: GrpcTls | null;
   log: Logger;
+  /** The service's consumers: calls naming the caller's recent writes wait for them (events/positions.ts). */
+  progress?: ConsumerProgress;
 }): Promise<GrpcServer> {
   const server = new Server({ "grpc.max_receive_message_length": 4 * 1024 * 1024 });
-  for (const binding of options.services) binding.add(server, options.log, options.verifier);
+  for (const binding of options.services) {
+    binding.add(server, options.log, options.verifier, options.progress);
+  }
   // Loaded here, not at the top: it brings @grpc/proto-loader and protobufjs (~3 MB resident), and
   // the gateway, which loads this module through the kit's index, never serves gRPC.
   const { HealthImplementation } = await import("grpc-health-check");

@@ -20,7 +20,7 @@ export interface ServiceContext<C extends BaseConfig> {
 }
 
 /** A durable JetStream consumer of the service; the kit supplies the connection, stream, pool and logger. */
-export type ConsumerDefinition = Omit<DurableConsumerOptions, "nc" | "stream" | "pool" | "log">;
+export type ConsumerDefinition = Omit<DurableConsumerOptions, "nc" | "stream" | "pool" | "log" | "applied">;
 
 /**
  * Everything that makes one service different from another. `runService` owns the rest: the order

@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type { BaseConfig } from "../config";
 import { createPool, type Pool } from "../db";
 import { startDurableConsumer } from "../events/consumer";
+import { ConsumerProgress } from "../events/consumer-progress";
 import { connectNats, type NatsConnection } from "../events/nats";
 import { OutboxRelay } from "../events/outbox";
 import { eventStreamOf, type EventStream } from "../events/stream";
@@ -77,8 +78,20 @@ export async function runService<C extends BaseConfig, D>(
     const deps = await definition.deps({ name, config, log, pool, nc, stream });
     await definition.prepare?.(deps);
 
-    for (const consumer of definition.consumers?.(deps) ?? []) {
-      const subscription = await startDurableConsumer({ ...consumer, nc, stream, pool, log });
+    const consumers = definition.consumers?.(deps) ?? [];
+    // Calls that name the caller's recent writes wait until these consumers have applied them.
+    const progress = consumers.length
+      ? new ConsumerProgress(await nc.jetstreamManager({ timeout: 1_000 }), stream.name, consumers, log)
+      : undefined;
+    for (const consumer of consumers) {
+      const subscription = await startDurableConsumer({
+        ...consumer,
+        nc,
+        stream,
+        pool,
+        log,
+        applied: () => progress?.nudge(consumer.name),
+      });
       lifecycle.onStop(`consumer ${consumer.name}`, () => subscription.stop());
     }
 
@@ -89,6 +102,7 @@ export async function runService<C extends BaseConfig, D>(
       verifier: loadCallVerifier(config),
       tls: loadGrpcTls(config),
       log,
+      progress,
     });
     lifecycle.onStop("grpc", () => grpc.shutdown());
 
