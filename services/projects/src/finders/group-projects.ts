@@ -94,9 +94,10 @@ export async function groupDetailProjects(
     },
   });
   const window = { limit: DETAIL_PROJECTS_LIMIT, offset: 0 };
+  // Most groups have no project shared to them: no statement (and no plan) for an empty list.
   const [own, shared] = await Promise.all([
     listProjects(deps.pool, base({}), window),
-    listProjects(deps.pool, base({ sharedOnly: true }), window),
+    facts.sharedIds.length ? listProjects(deps.pool, base({ sharedOnly: true }), window) : [],
   ]);
   return { projects: own.map(view), sharedProjects: shared.map(view) };
 }
