@@ -1,13 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  containsPattern,
-  COUNT_CAP,
-  countKey,
-  type Queryable,
-  type SearchTerms,
-  VisibilityLevel,
-  Where,
-} from "@canopy/kit";
+import { containsPattern, COUNT_CAP, countKey, type Queryable, type SearchTerms, Where } from "@canopy/kit";
 import { isTimeColumn, type ListOrder } from "../domain/list-order";
 import { accessLevelSql, authorizationCtes, reachesSql } from "./access";
 import { addGroupScope, type GroupScope } from "./group-scope";
@@ -66,14 +58,12 @@ function build(q: ProjectListQuery) {
   // Bound only when used: an unused parameter has no type PostgreSQL can infer.
   const user = () => (userParam ??= w.param(q.userId));
   const signedIn = q.userId > 0;
-  // Who may see a row, as alternatives any of which lets it in (whereOf), each with an index of its
-  // own: listProjects may walk each apart (levels are the domain's constants, not input).
-  const visible = q.admin
-    ? []
-    : [
-        ...VISIBILITY_LEVELS.filter((level) => level >= q.lowest).map((l) => `p.visibility_level = ${l}`),
-        ...(signedIn ? [reachesSql("p")] : []),
-      ];
+  if (!q.admin) {
+    const lowest = w.param(q.lowest);
+    w.and(
+      signedIn ? `p.visibility_level >= ${lowest} OR ${reachesSql("p")}` : `p.visibility_level >= ${lowest}`,
+    );
+  }
   const restored = q.restoredNamespaceId ? ` AND m.id <> ${w.param(q.restoredNamespaceId)}` : "";
   w.and(
     `NOT EXISTS (SELECT 1 FROM namespaces m WHERE m.marked_for_deletion_on IS NOT NULL AND m.id = ANY(p.traversal_ids)${restored})`,
@@ -111,16 +101,7 @@ function build(q: ProjectListQuery) {
   }
   const cteList = signedIn ? [authorizationCtes(user())] : [];
   const ctes = cteList.length ? `WITH ${cteList.join(",\n")}` : "";
-  return { w, cteList, ctes, user, visible };
-}
-
-const VISIBILITY_LEVELS = [VisibilityLevel.PUBLIC, VisibilityLevel.INTERNAL, VisibilityLevel.PRIVATE];
-
-/** The list's `WHERE`: its filters, and any one of `visible` (none: every row). */
-function whereOf(w: Where, visible: string[]): string {
-  if (!visible.length) return w.sql;
-  const any = visible.map((v) => `(${v})`).join(" OR ");
-  return w.sql ? `${w.sql} AND (${any})` : `WHERE ${any}`;
+  return { w, cteList, ctes, user };
 }
 
 const keyExpr = (order: ListOrder) => `p.${order.column}`;
@@ -155,11 +136,12 @@ export async function listProjects(
   q: ProjectListQuery,
   window: { limit: number; offset: number; after?: [string | number, number]; keptCount?: boolean },
 ): Promise<ListedProject[]> {
-  const { w, cteList, ctes, user, visible } = build(q);
+  const { w, ctes, user } = build(q);
   const dir = q.order.desc ? "DESC" : "ASC";
   const tieDir = (q.order.tieDesc ?? q.order.desc) ? "DESC" : "ASC";
-  const order = `${keyExpr(q.order)} ${dir}, p.id ${tieDir}`;
-  const orderBy = q.similarity ? `${scoreSql(w, q.similarity)} DESC, p.id DESC` : order;
+  const orderBy = q.similarity
+    ? `${scoreSql(w, q.similarity)} DESC, p.id DESC`
+    : `${keyExpr(q.order)} ${dir}, p.id ${tieDir}`;
   if (window.after) {
     const cmp = q.order.desc ? "<" : ">";
     w.and(
@@ -168,37 +150,15 @@ export async function listProjects(
   }
   const signedIn = q.userId > 0;
   const kept = window.keptCount ? keptCountColumn(w, countKeyOf(q)) : "NULL::int";
-  const limit = Number(window.limit);
-  const offset = Number(window.after ? 0 : window.offset);
-  const columns = `${PROJECT_COLUMNS}, ${kept} AS kept_count,
+  const text = `${ctes}
+     SELECT ${PROJECT_COLUMNS}, ${kept} AS kept_count,
             ${keyExpr(q.order)}::text AS sort_key,
             ${signedIn ? accessLevelSql("p") : "0"}::int AS caller_access,
-            ${signedIn ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})` : "false"} AS caller_starred`;
-  // One walk of the order for "public, or internal, or reached" stops only once the page is full of
-  // rows visible to the caller: past every newer row they may not see (45,000 private projects at a
-  // million, 9 ms). Each alternative walked apart (the public, internal and reached rows each have
-  // an index) stops at its own page; their union's first page is the list's. A group's list is
-  // bounded by the group, and a similarity order has no index to walk.
-  const branched = visible.length > 1 && !q.group && !q.similarity;
-  const text = branched
-    ? `WITH ${[
-        ...cteList,
-        `page AS MATERIALIZED (
-           SELECT id FROM (${visible
-             .map(
-               (v) => `(SELECT p.id, ${keyExpr(q.order)} AS k FROM projects p ${PROJECT_JOINS}
-                        ${whereOf(w, [v])} ORDER BY ${order} LIMIT ${limit + offset})`,
-             )
-             .join(" UNION ")}) u
-           ORDER BY k ${dir}, id ${tieDir} LIMIT ${limit} OFFSET ${offset})`,
-      ].join(",\n")}
-     SELECT ${columns} FROM page JOIN projects p ON p.id = page.id ${PROJECT_JOINS} ORDER BY ${order}`
-    : `${ctes}
-     SELECT ${columns}
+            ${signedIn ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})` : "false"} AS caller_starred
        FROM projects p ${PROJECT_JOINS}
-       ${whereOf(w, visible)}
+       ${w.sql}
       ORDER BY ${orderBy}
-      LIMIT ${limit} OFFSET ${offset}`;
+      LIMIT ${Number(window.limit)} OFFSET ${Number(window.after ? 0 : window.offset)}`;
   // Literals, not parameters: a generic plan does not know them and may sort the whole set. Deep
   // offsets (rarely asked twice) stay unprepared, and so do a group's lists: a group holds one
   // project or ten thousand, and the generic plan PostgreSQL switches to after five runs guesses the
@@ -240,8 +200,8 @@ export async function countProjects(
   kept?: number | null,
 ): Promise<number> {
   if (typeof kept === "number") return kept;
-  const { w, cteList, visible } = build(q);
-  const expression = `(SELECT count(*) FROM (SELECT 1 FROM projects p ${PROJECT_JOINS} ${whereOf(w, visible)}
+  const { w, cteList } = build(q);
+  const expression = `(SELECT count(*) FROM (SELECT 1 FROM projects p ${PROJECT_JOINS} ${w.sql}
                         LIMIT ${COUNT_CAP + 1}) capped)`;
   return countAndKeep(db, countKeyOf(q), { w, ctes: cteList, expression });
 }
