@@ -3,6 +3,8 @@
  * after a write through any gateway, dropped by events for changes made without a request.
  */
 import { randomBytes } from "node:crypto";
+import { request } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { throwawayDatabase, type ThrowawayDatabase } from "@canopy/kit/testing";
 import { auth, groups } from "@canopy/protos";
 import { signedInUser, startStack, unique, waitFor, type Gateway, type Stack } from "./support";
@@ -111,4 +113,52 @@ it("drops answers when a change made without a request arrives as an event", asy
     "the event to drop the kept answer",
     async () => (await describeOf(second, secret, id)) === "by event",
   );
+});
+
+/** One GET with exactly these headers, the body's bytes as they came (fetch would inflate them). */
+const rawGet = (url: string, headers: Record<string, string>) =>
+  new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on("data", (c: Buffer) => parts.push(c));
+      res.on("end", () => resolve({ headers: res.headers, bytes: Buffer.concat(parts) }));
+    })
+      .on("error", reject)
+      .end();
+  });
+
+it("replays a kept answer gzipped to a client that accepts gzip, and as is to one that does not", async () => {
+  const { secret } = await signedInUser(stack);
+  const path = unique("gz_");
+  // Text that is not ASCII, in an answer long enough (over 1 KB) to be worth compressing.
+  const description = "ünïcødé ✓ ".repeat(25);
+  const created = await stack.gw.post("/api/v4/groups", {
+    token: secret,
+    json: { name: "g", path, description },
+  });
+  expect(created.body).toMatchObject({ description });
+  const url = `${second.base}/api/v4/groups/${path}`;
+  const asGzipClient = { "PRIVATE-TOKEN": secret, "Accept-Encoding": "gzip, deflate" };
+  const first = await rawGet(url, asGzipClient);
+  // The first answer is made fresh and goes out as is; replays are compressed once made.
+  expect(first.headers["content-encoding"]).toBeUndefined();
+  expect(first.headers["vary"]).toMatch(/Accept-Encoding/i);
+  const plain = JSON.parse(first.bytes.toString("utf8")) as { description: string };
+  expect(plain.description).toBe(description);
+  expect(first.bytes.length).toBeGreaterThan(1024);
+  let zipped = first;
+  await waitFor("a gzipped replay", async () => {
+    zipped = await rawGet(url, asGzipClient);
+    return zipped.headers["content-encoding"] === "gzip";
+  });
+  expect(zipped.headers["content-type"]).toBe("application/json");
+  expect(zipped.bytes.length).toBeLessThan(first.bytes.length);
+  expect(gunzipSync(zipped.bytes).equals(first.bytes)).toBe(true);
+  const identity = await rawGet(url, { "PRIVATE-TOKEN": secret, "Accept-Encoding": "identity" });
+  expect(identity.headers["content-encoding"]).toBeUndefined();
+  expect(identity.bytes.equals(first.bytes)).toBe(true);
+  const none = await rawGet(url, { "PRIVATE-TOKEN": secret });
+  expect(none.headers["content-encoding"]).toBeUndefined();
+  expect(none.headers["content-type"]).toBe("application/json");
+  expect(none.bytes.equals(first.bytes)).toBe(true);
 });

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { gzip } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import type { Logger, RedisClient } from "@canopy/kit";
 import type { common } from "@canopy/protos";
@@ -6,9 +7,15 @@ import type { common } from "@canopy/protos";
 /** A rendered answer: what the handler set, replayed as is. */
 export interface CachedAnswer {
   status: number;
-  body: string;
+  /** The JSON text as UTF-8 bytes: encoded once, not on every replay. */
+  body: Buffer;
   headers: Record<string, string>;
+  /** The body gzipped, made once the answer is served a second time (see `gzipped`). */
+  gzip?: Buffer | "pending";
 }
+
+/** Below this a gzip header costs more than it saves. */
+const GZIP_MIN_BYTES = 1024;
 
 /**
  * Rendered answers of the group and project reads (lists and details), per caller and request, kept
@@ -37,7 +44,7 @@ export class AnswerCache {
     this.local = new LRUCache<string, CachedAnswer>({
       ttl: Math.max(options.ttlMs, 1),
       maxSize: options.maxBytes ?? 32 * 1024 * 1024,
-      sizeCalculation: (a) => a.body.length + 256,
+      sizeCalculation: (a) => a.body.length + (a.gzip instanceof Buffer ? a.gzip.length : 0) + 256,
     });
   }
 
@@ -74,6 +81,28 @@ export class AnswerCache {
 
   set(key: string, answer: CachedAnswer): void {
     this.local.set(key, answer);
+  }
+
+  /**
+   * The kept answer's body gzipped, for a client that accepts it; undefined while it is being made
+   * (that replay goes out as is). An answer is compressed only when it is replayed: one that is
+   * never asked for again (the first read after every write) costs no compression at all, and a
+   * replayed one is compressed once, off the event loop, for every later replay.
+   */
+  gzipped(key: string, answer: CachedAnswer): Buffer | undefined {
+    if (answer.gzip instanceof Buffer) return answer.gzip;
+    if (answer.gzip || answer.body.length < GZIP_MIN_BYTES) return undefined;
+    answer.gzip = "pending";
+    gzip(answer.body, (err, zipped) => {
+      if (err) {
+        answer.gzip = undefined;
+        return;
+      }
+      answer.gzip = zipped;
+      // Set again so the cache counts the compressed bytes too (only if the entry is still this one).
+      if (this.local.peek(key) === answer) this.local.set(key, answer);
+    });
+    return undefined;
   }
 
   /** Every cached answer, on every gateway, is stale from now on. */

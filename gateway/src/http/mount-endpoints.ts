@@ -5,7 +5,7 @@ import { rawParams, type RouteDeps } from "../routes/context";
 import type { ApiContext, ApiState } from "./api-context";
 import type { Endpoint } from "./endpoint";
 import { forbiddenError, HttpError, paramError } from "./errors";
-import { sendJsonText } from "./json";
+import { sendKeptAnswer } from "./json";
 import { uploadedFiles } from "./multipart";
 import { isFileParam, parseParams } from "./params";
 
@@ -53,10 +53,12 @@ function runEndpoint(e: Endpoint, deps: RouteDeps) {
 /** Serves a kept answer of this caller's request, or runs `handle` and keeps a 200. */
 async function answerFromCache(ctx: ApiContext, deps: RouteDeps, handle: () => Promise<void> | void) {
   const key = await deps.answers.keyFor(ctx.state.actor, ctx.path, ctx.query);
+  // A replay may be gzipped, so every answer of a cached read says it depends on Accept-Encoding.
+  ctx.vary("Accept-Encoding");
   const kept = key ? deps.answers.get(key) : undefined;
   if (kept) {
     ctx.set(kept.headers);
-    sendJsonText(ctx, kept.status, kept.body);
+    sendKeptAnswer(ctx, kept, deps.answers.gzipped(key!, kept));
     return;
   }
   const before = new Set(Object.keys(ctx.response.headers));
@@ -65,7 +67,7 @@ async function answerFromCache(ctx: ApiContext, deps: RouteDeps, handle: () => P
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(ctx.response.headers))
     if (!before.has(name) && name !== "content-type") headers[name] = String(value);
-  deps.answers.set(key, { status: ctx.status, body: ctx.body, headers });
+  deps.answers.set(key, { status: ctx.status, body: Buffer.from(ctx.body), headers });
 }
 
 /** Registers each endpoint on the /api/v4 router with the checks its declaration asks for. */
