@@ -5,6 +5,7 @@ import { accessLevelSql, authorizationCtes, reachesSql } from "./access";
 import { addGroupScope, type GroupScope } from "./group-scope";
 import { countAndKeep, keptCountColumn } from "./list-counts";
 import { PROJECT_COLUMNS, PROJECT_JOINS, type ProjectRow } from "./projects";
+import { visibleWalksFrom } from "./visible-walks";
 
 /**
  * One list of projects: which the caller may see, filtered and ordered. The visibility rule is
@@ -149,14 +150,17 @@ export async function listProjects(
     );
   }
   const signedIn = q.userId > 0;
+  const walks = visibleWalksFrom(q, w, q.order, window, orderBy);
+  const from = walks
+    ? `${walks} JOIN projects p ON p.id = page.id ${PROJECT_JOINS}`
+    : `projects p ${PROJECT_JOINS} ${w.sql}`;
   const kept = window.keptCount ? keptCountColumn(w, countKeyOf(q)) : "NULL::int";
   const text = `${ctes}
      SELECT ${PROJECT_COLUMNS}, ${kept} AS kept_count,
             ${keyExpr(q.order)}::text AS sort_key,
             ${signedIn ? accessLevelSql("p") : "0"}::int AS caller_access,
             ${signedIn ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})` : "false"} AS caller_starred
-       FROM projects p ${PROJECT_JOINS}
-       ${w.sql}
+       FROM ${from}
       ORDER BY ${orderBy}
       LIMIT ${Number(window.limit)} OFFSET ${Number(window.after ? 0 : window.offset)}`;
   // Literals, not parameters: a generic plan does not know them and may sort the whole set. Deep
