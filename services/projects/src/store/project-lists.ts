@@ -72,7 +72,11 @@ function build(q: ProjectListQuery) {
   if (q.namespaceId !== undefined) w.and(`p.namespace_id = ${w.param(q.namespaceId)}`);
   if (q.group) addGroupScope(w, q.group, { signedIn, admin: q.admin });
   if (q.owned)
-    w.and(signedIn ? `${reachesSql("p", "50")} OR (n.kind = 'user' AND n.owner_id = ${user()})` : "false");
+    w.and(
+      signedIn
+        ? `${reachesSql("p", "50")} OR p.namespace_id IN (SELECT o.id FROM namespaces o WHERE o.owner_id = ${user()} AND o.kind = 'user')`
+        : "false",
+    );
   if (q.membership) w.and(signedIn ? reachesSql("p") : "false");
   if (q.minAccessLevel) w.and(signedIn ? reachesSql("p", w.param(q.minAccessLevel)) : "false");
   if (q.starred)
@@ -150,19 +154,22 @@ export async function listProjects(
     );
   }
   const signedIn = q.userId > 0;
+  // The page's ids first, the rows and each one's access level after, for those rows only: a page
+  // sorted from a group's 10,000 projects otherwise worked out all 10,000 levels (42 ms, not 8).
+  const offset = Number(window.after ? 0 : window.offset);
   const walks = visibleWalksFrom(q, w, q.order, window, orderBy);
-  const from = walks
-    ? `${walks} JOIN projects p ON p.id = page.id ${PROJECT_JOINS}`
-    : `projects p ${PROJECT_JOINS} ${w.sql}`;
+  const page =
+    walks ??
+    `(SELECT p.id FROM projects p ${w.sql} ORDER BY ${orderBy} LIMIT ${Number(window.limit)} OFFSET ${offset}) page`;
   const kept = window.keptCount ? keptCountColumn(w, countKeyOf(q)) : "NULL::int";
   const text = `${ctes}
      SELECT ${PROJECT_COLUMNS}, ${kept} AS kept_count,
             ${keyExpr(q.order)}::text AS sort_key,
             ${signedIn ? accessLevelSql("p") : "0"}::int AS caller_access,
             ${signedIn ? `EXISTS (SELECT 1 FROM stars s WHERE s.project_id = p.id AND s.user_id = ${user()})` : "false"} AS caller_starred
-       FROM ${from}
+       FROM ${page} JOIN projects p ON p.id = page.id ${PROJECT_JOINS}
       ORDER BY ${orderBy}
-      LIMIT ${Number(window.limit)} OFFSET ${Number(window.after ? 0 : window.offset)}`;
+      LIMIT ${Number(window.limit)} OFFSET ${walks ? offset : 0}`;
   // Literals, not parameters: a generic plan does not know them and may sort the whole set. Deep
   // offsets (rarely asked twice) stay unprepared, and so do a group's lists: a group holds one
   // project or ten thousand, and the generic plan PostgreSQL switches to after five runs guesses the
@@ -205,7 +212,7 @@ export async function countProjects(
 ): Promise<number> {
   if (typeof kept === "number") return kept;
   const { w, cteList } = build(q);
-  const expression = `(SELECT count(*) FROM (SELECT 1 FROM projects p ${PROJECT_JOINS} ${w.sql}
+  const expression = `(SELECT count(*) FROM (SELECT 1 FROM projects p ${w.sql}
                         LIMIT ${COUNT_CAP + 1}) capped)`;
   return countAndKeep(db, countKeyOf(q), { w, ctes: cteList, expression });
 }
