@@ -11,3 +11,4 @@ export * from "./names";
 export * from "./service";
 export * from "./wait-for";
 export * from "./failures";
+export * from "./slapd";
