@@ -12,3 +12,4 @@ export * from "./service";
 export * from "./wait-for";
 export * from "./failures";
 export * from "./slapd";
+export * from "./ldap-server";

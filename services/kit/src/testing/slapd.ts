@@ -59,6 +59,11 @@ export interface Slapd {
   /** Replaces an attribute's values on an entry (no values: removes it). */
   replaceAttribute(dn: string, attribute: string, values: string[]): Promise<void>;
   deleteEntry(dn: string): Promise<void>;
+  /**
+   * Settings for one server of `CANOPY_LDAP_SERVERS` (GitLab's keys) that point at this slapd as an
+   * OpenLDAP (not Active Directory) with its service account; `overrides` replace any of them.
+   */
+  serverConfig(overrides?: Record<string, unknown>): Record<string, unknown>;
   /** Stops the server; the data stays for `start()`. */
   stop(): Promise<void>;
   /** Starts it again, on the same ports with the same data. */
@@ -227,6 +232,20 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
         ),
       ),
     deleteEntry: (dn) => withAdmin(admin, (client) => client.del(dn)),
+    serverConfig: (overrides = {}) => ({
+      label: "Example LDAP",
+      host,
+      port,
+      encryption: "plain",
+      bind_dn: SLAPD_READER_DN,
+      password: READER_PASSWORD,
+      base: SLAPD_BASE,
+      uid: "uid",
+      group_base: SLAPD_GROUP_BASE,
+      active_directory: false,
+      timeout: 5,
+      ...overrides,
+    }),
     stop,
     start,
     close: async () => {
