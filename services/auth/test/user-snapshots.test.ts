@@ -21,7 +21,9 @@ afterAll(async () => {
 async function storedSnapshot(id: number): Promise<events.UserSnapshot> {
   const { rows } = await h.db.query<events.UserSnapshot>(
     `SELECT id AS "userId", username, name, state, admin, external, can_create_group AS "canCreateGroup",
-            '' AS "avatarUrl", email
+            '' AS "avatarUrl", email,
+            coalesce((SELECT json_agg(json_build_object('provider', provider, 'externUid', extern_uid) ORDER BY provider)
+                        FROM auth.identities WHERE user_id = users.id), '[]') AS identities
        FROM auth.users WHERE id = $1`,
     [id],
   );
@@ -50,6 +52,7 @@ describe("UserCreated", () => {
       canCreateGroup: false,
       avatarUrl: "",
       email: attributes.email,
+      identities: [],
     });
     expect(payload.user).toEqual(await storedSnapshot(user.id));
   });
@@ -100,6 +103,7 @@ describe("UserUpdated", () => {
       canCreateGroup: true,
       avatarUrl: "",
       email: user.email,
+      identities: [],
     });
   });
 
