@@ -145,4 +145,21 @@ describe("UserUpdated", () => {
     const { payload } = await reader.eventOf(AUTH_EVENTS.userUpdated, byUser(user.id));
     expect(payload.user).toEqual(await storedSnapshot(user.id));
   });
+
+  it("carries the user's identities, and is recorded when one is added, changed or removed", async () => {
+    const user = await createUser(h);
+    const dn = `uid=${user.username},ou=people,dc=example,dc=org`;
+    await update(user.id, { provider: "ldapmain", externUid: dn.toUpperCase() });
+    const added = await reader.eventOf(
+      AUTH_EVENTS.userUpdated,
+      (p) => p.userId === user.id && (p.user?.identities.length ?? 0) > 0,
+    );
+    expect(added.payload.user!.identities).toEqual([{ provider: "ldapmain", externUid: dn }]);
+    expect(added.payload.user).toEqual(await storedSnapshot(user.id));
+    await h.rpc.deleteUserIdentity({ actor: h.admin, id: user.id, provider: "ldapmain" });
+    await reader.eventOf(
+      AUTH_EVENTS.userUpdated,
+      (p) => p.userId === user.id && p.user?.identities.length === 0,
+    );
+  });
 });
