@@ -38,6 +38,17 @@ if ! /usr/bin/python3 -c "import gitlab" >/dev/null 2>&1; then
   fi
 fi
 
+# The LDAP tests start throwaway OpenLDAP servers (services/kit/src/testing/slapd.ts) from Debian's slapd.
+if [ ! -x /usr/sbin/slapd ] || ! command -v ldapsearch >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "installing slapd and ldap-utils for the LDAP tests"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slapd ldap-utils >/dev/null
+  else
+    echo "the LDAP tests need OpenLDAP: apt-get install slapd ldap-utils" >&2
+    exit 1
+  fi
+fi
+
 step "2/8 infrastructure (PostgreSQL, Redis, NATS JetStream)"
 node deploy/infra.mjs
 

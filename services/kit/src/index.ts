@@ -52,3 +52,4 @@ export * from "./plan";
 export { status as grpcStatus } from "@grpc/grpc-js";
 export * from "./secrets/secret-box";
 export * from "./secrets/instance-secret";
+export * from "./ldap";

@@ -11,3 +11,5 @@ export * from "./names";
 export * from "./service";
 export * from "./wait-for";
 export * from "./failures";
+export * from "./slapd";
+export * from "./ldap-server";
