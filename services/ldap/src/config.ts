@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { baseConfigSchema, loadConfig, planConfig, settingsBucketConfig } from "@canopy/kit";
+import {
+  baseConfigSchema,
+  ldapServersSetting,
+  loadConfig,
+  planConfig,
+  settingsBucketConfig,
+} from "@canopy/kit";
 
 export const ldapConfigSchema = baseConfigSchema.extend({
   CANOPY_LDAP_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50056),
@@ -7,9 +13,10 @@ export const ldapConfigSchema = baseConfigSchema.extend({
   ...settingsBucketConfig,
   /**
    * GitLab's LDAP servers as one JSON object keyed by server id (`{"main": {...}}` is provider
-   * `ldapmain`); unset or empty: no LDAP (the endpoints answer as GitLab's do without it).
+   * `ldapmain`); unset or empty: no LDAP (the endpoints answer as GitLab's do without it). Parsed
+   * by the kit at start: an invalid configuration stops the service with every problem listed.
    */
-  CANOPY_LDAP_SERVERS: z.string().default(""),
+  CANOPY_LDAP_SERVERS: ldapServersSetting,
   /** How often every linked group is synced (GitLab's hourly cron); 0 never. */
   CANOPY_LDAP_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** How often a replica looks for pending syncs besides being woken by a request (safety net). */

@@ -1,7 +1,6 @@
-import type { ApplicationSettingsView, Logger, Pool } from "@canopy/kit";
+import type { ApplicationSettingsView, LdapServer, Logger, Pool } from "@canopy/kit";
 import type { LdapServiceConfig } from "./config";
 import type { Directory } from "./directory/directory";
-import type { LdapServer } from "./directory/servers";
 
 /** What commands, finders and the sync need; built by service.ts when the service starts. */
 export interface Deps {

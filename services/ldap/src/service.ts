@@ -3,8 +3,7 @@ import { ApplicationSettingsView, defineService, openSettingsBucket, serve } fro
 import { ldap } from "@canopy/protos";
 import { loadLdapConfig } from "./config";
 import type { Deps } from "./deps";
-import { readLdapServers } from "./directory/servers";
-import { unconfiguredDirectory } from "./directory/unconfigured";
+import { openLdapDirectory } from "./directory/ldap-directory";
 import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
 import { ldapService } from "./rpc/ldap-service";
@@ -26,8 +25,8 @@ export const ldapServiceDefinition = defineService({
         await openSettingsBucket(nc, config.CANOPY_SETTINGS_BUCKET),
         log,
       ),
-      servers: readLdapServers(config.CANOPY_LDAP_SERVERS),
-      openDirectory: unconfiguredDirectory,
+      servers: config.CANOPY_LDAP_SERVERS,
+      openDirectory: () => openLdapDirectory(log),
       kickSync: () => workers.kick(),
     };
     workersOf.set(deps, workers);

@@ -1,5 +1,5 @@
 import type { Queryable } from "@canopy/kit";
-import { dnKey } from "../directory/dn";
+import { dnKey } from "../domain/member-dn";
 
 /** A user's LDAP identities as auth published them (provider + extern_uid DN), replaced as a whole. */
 export async function replaceIdentities(

@@ -1,14 +1,13 @@
-import type { Logger } from "@canopy/kit";
-import type { Directory, DirectoryGroup } from "../directory/directory";
-import { dnKey, incompleteDnUid, isUnder, normalizeDn } from "../directory/dn";
-import type { LdapServer } from "../directory/servers";
+import type { LdapGroup, LdapServer, Logger } from "@canopy/kit";
+import type { Directory } from "../directory/directory";
+import { dnKey, incompleteDnUid, isUnder, malformedDn } from "../domain/member-dn";
 
 /**
  * How one sync reads the directory (GitLab's Sync::Proxy: each group cn and each uid is searched
- * once per sync, whatever number of links name it). Member DNs come back normalized.
+ * once per sync, whatever number of links name it). Member DNs come back as dnKeys (normalized).
  */
 export class DirectoryReader {
-  private readonly groups = new Map<string, Promise<DirectoryGroup | undefined>>();
+  private readonly groups = new Map<string, Promise<LdapGroup | undefined>>();
   private readonly uids = new Map<string, Promise<string | undefined>>();
 
   constructor(
@@ -18,10 +17,11 @@ export class DirectoryReader {
 
   /**
    * The member DNs of the group `cn` under the server's group_base (GitLab's LDAP::Group#member_dns):
-   * `member`, else `uniqueMember`, else `memberOf` (the first present), plus `submember`; a
-   * posixGroup's `memberUid`s when there are no DNs at all, each mapped to a DN by a person search;
-   * on Active Directory the members of nested groups too, and only DNs under `base`. No group: no
-   * members (GitLab logs "Cannot find LDAP group with CN '<cn>'. Skipping").
+   * the DNs the directory client read (`member`, else `uniqueMember`, else `memberOf`, plus
+   * `submember`), an incomplete DN (`uid=alice`) resolved by a person search; a posixGroup's
+   * `memberUid`s when there are no DNs at all, each mapped to a DN by a person search; on Active
+   * Directory the members of nested groups too, and only DNs under `base`. No group: no members
+   * (GitLab logs "Cannot find LDAP group with CN '<cn>'. Skipping").
    */
   async memberDnsOfCn(server: LdapServer, cn: string): Promise<string[]> {
     const group = await this.group(server, cn);
@@ -34,13 +34,12 @@ export class DirectoryReader {
     const groupDns = new Set([dnKey(group.dn)]);
     const nested = await this.nestedMemberDns(server, group, groupDns);
     // Group DNs (AD lists nested groups among `member`) are not members; only DNs under `base` count.
-    return unique([...dns, ...nested]).filter((dn) => !groupDns.has(dnKey(dn)) && isUnder(dn, server.base));
+    return unique([...dns, ...nested]).filter((dn) => !groupDns.has(dn) && isUnder(dn, server.base));
   }
 
   /** The DNs a filter link's filter finds under the server's base. */
   async memberDnsOfFilter(server: LdapServer, filter: string): Promise<string[]> {
-    const found = await this.directory.searchPeople(server, filter);
-    return unique(found.map((dn) => normalizeDn(dn)).filter((dn): dn is string => dn !== undefined));
+    return unique(await this.directory.searchPeople(server, filter));
   }
 
   private group(server: LdapServer, cn: string) {
@@ -57,44 +56,31 @@ export class DirectoryReader {
     return found;
   }
 
-  private async memberDnsOf(server: LdapServer, group: DirectoryGroup): Promise<string[]> {
-    const primary = [group.member, group.uniqueMember, group.memberOf].find((values) => values.length) ?? [];
-    const raw = [...primary, ...group.submember];
+  private async memberDnsOf(server: LdapServer, group: LdapGroup): Promise<string[]> {
     const dns: string[] = [];
-    for (const value of raw) {
+    for (const value of group.memberDns) {
       if (!value.trim()) continue;
       const uid = incompleteDnUid(value);
       if (uid !== undefined) {
         const dn = await this.personDn(server, uid);
         if (dn) dns.push(dn);
-        continue;
-      }
-      const dn = normalizeDn(value);
-      if (dn === undefined) {
+      } else if (malformedDn(value))
         this.log.error(
           { provider: server.provider, group: group.dn, dn: value },
           "malformed member DN skipped",
         );
-        continue;
-      }
-      // A group DN is not a member (Active Directory lists nested groups among `member`).
-      dns.push(dn);
+      else dns.push(value);
     }
-    if (!dns.length && group.memberUid.length) {
-      for (const uid of group.memberUid) {
+    if (!dns.length)
+      for (const uid of group.memberUids) {
         const dn = await this.personDn(server, uid);
         if (dn) dns.push(dn);
       }
-    }
-    return unique(dns.map((dn) => normalizeDn(dn) ?? dn));
+    return unique(dns);
   }
 
   /** Active Directory's nested groups, depth first, each group once (loop protection). */
-  private async nestedMemberDns(
-    server: LdapServer,
-    group: DirectoryGroup,
-    seen: Set<string>,
-  ): Promise<string[]> {
+  private async nestedMemberDns(server: LdapServer, group: LdapGroup, seen: Set<string>): Promise<string[]> {
     const dns: string[] = [];
     for (const child of await this.directory.childGroups(server, group.dn)) {
       const key = dnKey(child.dn);
@@ -107,9 +93,5 @@ export class DirectoryReader {
   }
 }
 
-/** Distinct by dnKey, first spelling kept. */
-function unique(dns: string[]): string[] {
-  const seen = new Map<string, string>();
-  for (const dn of dns) if (!seen.has(dnKey(dn))) seen.set(dnKey(dn), dn);
-  return [...seen.values()];
-}
+/** Distinct dnKeys. */
+const unique = (dns: string[]) => [...new Set(dns.map(dnKey))];

@@ -1,9 +1,7 @@
-import { planFeatures, recordEvent, withTransaction } from "@canopy/kit";
+import { planFeatures, recordEvent, withTransaction, type LdapServer } from "@canopy/kit";
 import { LDAP_EVENTS } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { DirectoryUnavailable } from "../directory/directory";
-import { dnKey } from "../directory/dn";
-import type { LdapServer } from "../directory/servers";
 import { managedMembers, usersOfDns } from "../store/identities";
 import { linksOf, type LinkRow } from "../store/links";
 import { finishSync, markFailed, recordFound, type SyncRow } from "../store/syncs";
@@ -102,7 +100,7 @@ export async function readDirectory(deps: Deps, groupId: number): Promise<SyncOu
         dns = await reader.memberDnsOfCn(server, link.cn);
       } else dns = await reader.memberDnsOfFilter(server, link.filter!);
       for (const dn of dns) {
-        const key = `${server.provider}\u0000${dnKey(dn)}`;
+        const key = `${server.provider}\u0000${dn}`;
         access.set(key, Math.max(access.get(key) ?? 0, link.group_access));
       }
     }
