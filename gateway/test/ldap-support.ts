@@ -3,6 +3,7 @@
  * service's copies fill from the groups service's events, as in production), and a wait until the
  * ldap service has copied a group and a membership.
  */
+import { normalizeDn } from "@canopy/kit";
 import { signedInUser, unique, waitFor, type Gateway, type SignedIn, type Stack } from "./support";
 
 export async function newGroup(
@@ -48,3 +49,91 @@ export async function copiedMembership(stack: Stack, groupId: number, userId: nu
 }
 
 export const linksUrl = (id: number | string) => `/api/v4/groups/${id}/ldap_group_links`;
+
+/**
+ * A new user holding the LDAP identity `dn` of `provider`, as an LDAP sign-in leaves one. Until
+ * auth's events carry identities, the identity is written into the ldap service's copy directly
+ * (after the user's copy arrived).
+ */
+export async function ldapUser(stack: Stack, dn: string, provider = "ldapmain"): Promise<SignedIn> {
+  const signedIn = await signedInUser(stack);
+  await waitFor("the ldap copy of the user", async () => {
+    const { rows } = await stack.db.query("SELECT 1 FROM ldap.users WHERE id = $1", [signedIn.user.id]);
+    return rows.length > 0;
+  });
+  await giveIdentity(stack, signedIn.user.id, dn, provider);
+  return signedIn;
+}
+
+export async function giveIdentity(stack: Stack, userId: number, dn: string, provider = "ldapmain") {
+  await stack.db.query(
+    `INSERT INTO ldap.identities (user_id, provider, extern_uid, dn_key) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (user_id, provider) DO UPDATE SET extern_uid = EXCLUDED.extern_uid, dn_key = EXCLUDED.dn_key`,
+    [userId, provider, normalizeDn(dn), normalizeDn(dn)],
+  );
+}
+
+export interface SyncState {
+  status: string;
+  generation: number;
+  error: string | null;
+  unknown_dns: number;
+  desired_members: number;
+  last_sync_at: Date | null;
+  last_update_at: Date | null;
+  last_successful_update_at: Date | null;
+}
+
+export async function syncState(stack: Stack, groupId: number): Promise<SyncState | undefined> {
+  const { rows } = await stack.db.query<SyncState>(
+    `SELECT status, generation::int, error, unknown_dns, desired_members, last_sync_at, last_update_at,
+            last_successful_update_at FROM ldap.group_syncs WHERE group_id = $1`,
+    [groupId],
+  );
+  return rows[0];
+}
+
+/** Waits until a sync later than generation `after` has finished (ready or failed); its state. */
+export async function syncFinished(stack: Stack, groupId: number, after: number, timeoutMs = 10_000) {
+  return waitFor(
+    `an ldap sync of group ${groupId} after generation ${after}`,
+    async () => {
+      const state = await syncState(stack, groupId);
+      return state && state.generation > after && ["ready", "failed"].includes(state.status)
+        ? state
+        : undefined;
+    },
+    timeoutMs,
+  );
+}
+
+/** POST /groups/:id/ldap_sync as `token`, then the finished sync's state. */
+export async function syncNow(stack: Stack, token: string, groupId: number): Promise<SyncState> {
+  const before = (await syncState(stack, groupId))?.generation ?? 0;
+  const res = await stack.gw.post(`/api/v4/groups/${groupId}/ldap_sync`, { token });
+  if (res.status !== 202) throw new Error(`ldap_sync answered ${res.status} ${res.text}`);
+  return syncFinished(stack, groupId, before);
+}
+
+/** POST /groups/:id/ldap_group_links (201 expected). */
+export async function link(
+  stack: Stack,
+  token: string,
+  groupId: number,
+  by: { cn?: string; filter?: string },
+  groupAccess: number,
+  provider = "ldapmain",
+) {
+  const res = await stack.gw.post(linksUrl(groupId), {
+    token,
+    json: { ...by, group_access: groupAccess, provider },
+  });
+  if (res.status !== 201) throw new Error(`linking answered ${res.status} ${res.text}`);
+}
+
+/** The group's direct members as user id -> access level (GET /groups/:id/members). */
+export async function directMembers(stack: Stack, token: string, groupId: number) {
+  const res = await stack.gw.get(`/api/v4/groups/${groupId}/members?per_page=100`, { token });
+  if (res.status !== 200) throw new Error(`members answered ${res.status} ${res.text}`);
+  return new Map((res.body as { id: number; access_level: number }[]).map((m) => [m.id, m.access_level]));
+}

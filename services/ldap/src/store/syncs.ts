@@ -65,10 +65,10 @@ export async function claimPending(db: Queryable): Promise<SyncRow | undefined> 
   return rows[0];
 }
 
-/** started -> failed with the reason, for that generation only. */
+/** started -> failed with the reason, for that generation only (GitLab sets last_update_at too). */
 export async function markFailed(db: Queryable, groupId: number, generation: number, error: string) {
   await db.query(
-    `UPDATE group_syncs SET status = 'failed', error = $3
+    `UPDATE group_syncs SET status = 'failed', error = $3, last_update_at = now()
       WHERE group_id = $1 AND generation = $2 AND status = 'started'`,
     [groupId, generation, error.slice(0, 2000)],
   );
@@ -91,7 +91,7 @@ export async function recordFound(
 export async function finishSync(db: Queryable, groupId: number, generation: number, error: string) {
   await db.query(
     error
-      ? `UPDATE group_syncs SET status = 'failed', error = $3
+      ? `UPDATE group_syncs SET status = 'failed', error = $3, last_update_at = now()
           WHERE group_id = $1 AND generation = $2 AND status = 'started'`
       : `UPDATE group_syncs SET status = 'ready', error = NULL, last_update_at = now(),
            last_successful_update_at = now()
