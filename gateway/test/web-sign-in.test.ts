@@ -43,6 +43,15 @@ test("the form has GitLab's labels, a CSRF token and a pre-auth session cookie",
   expect(await stack.redis.exists(`canopy:session:${b.session}`)).toBe(0);
 });
 
+test("without LDAP configured: no LDAP tab, and no LDAP callback (404), as GitLab", async () => {
+  const b = browser();
+  const page = await b.get("/users/sign_in");
+  expect(page.text).not.toContain("/users/auth/");
+  expect(page.text).not.toContain("Standard");
+  const res = await b.post("/users/auth/ldapmain/callback", { authenticity_token: csrfTokenOf(page.text) });
+  expect(res.status).toBe(404);
+});
+
 test("signing in replaces the session id and goes to the applications page", async () => {
   const user = await createUser(stack);
   const b = browser();

@@ -51,7 +51,11 @@ export function userPublic(u: auth.User, externalUrl: string) {
     color_scheme_id: 1,
     projects_limit: u.projectsLimit,
     current_sign_in_at: iso(u.lastSignInAt),
-    identities: [],
+    identities: u.identities.map((i) => ({
+      provider: i.provider,
+      extern_uid: i.externUid,
+      saml_provider_id: null,
+    })),
     can_create_group: u.canCreateGroup,
     can_create_project: u.projectsLimit > 0,
     two_factor_enabled: u.twoFactorEnabled,

@@ -30,6 +30,7 @@ export const userHint = (u: auth.User | undefined): events.UserSnapshot | undefi
     canCreateGroup: u.canCreateGroup,
     avatarUrl: "",
     email: u.email,
+    identities: [],
   };
 
 /** Attributes POST /groups and PUT /groups/:id share (reference §4.3, §4.4). */

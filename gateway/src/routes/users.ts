@@ -34,6 +34,9 @@ const userAttributeParams = {
   can_create_group: param.boolean().optional(),
   external: param.boolean().optional(),
   private_profile: param.boolean().optional(),
+  // An identity (GitLab: e.g. provider "ldapmain", extern_uid the person's DN).
+  provider: param.string(255).optional(),
+  extern_uid: param.string(2048).optional(),
 };
 type UserAttributeParams = Call<typeof userAttributeParams>["params"];
 
@@ -55,6 +58,8 @@ const toAttributes = (p: UserAttributeParams): auth.UserAttributes => ({
   canCreateGroup: p.can_create_group,
   external: p.external,
   privateProfile: p.private_profile,
+  provider: p.provider,
+  externUid: p.extern_uid,
 });
 
 /** GET /user bodies by the (cached) user object they render; dropped with the object. */
@@ -79,7 +84,15 @@ const listUsersParams = {
   username: param.string(255).optional(),
   active: param.boolean().optional(),
   blocked: param.boolean().optional(),
+  extern_uid: param.string(2048).optional(),
+  provider: param.string(255).optional(),
 };
+
+/** Grape's `all_or_none_of :extern_uid, :provider`. */
+const identityFilterComplete = (p: Call<typeof listUsersParams>["params"]) => [
+  (p.extern_uid === undefined) !== (p.provider === undefined) &&
+    "extern_uid, provider provide all or none of parameters",
+];
 
 async function listUsers({ params: p, actor, ctx, deps }: Call<typeof listUsersParams>) {
   const url = deps.config.CANOPY_EXTERNAL_URL;
@@ -89,6 +102,8 @@ async function listUsers({ params: p, actor, ctx, deps }: Call<typeof listUsersP
     username: p.username ?? "",
     state: p.blocked ? "blocked" : p.active ? "active" : "",
     page: pageRequest(p),
+    externUid: p.extern_uid ?? "",
+    provider: p.provider ?? "",
   });
   paginate(ctx, url, { offset: res.page!, itemsOnPage: res.users.length });
   sendJson(
@@ -174,6 +189,15 @@ async function disableTwoFactor({ params, actor, ctx, deps }: Call<typeof userId
   ctx.status = 204;
 }
 
+const identityParams = { id: param.id(), provider: param.string(255) };
+
+/** DELETE /users/:id/identities/:provider: 204, or 404 User / Identity Not Found. */
+async function deleteIdentity({ params, actor, ctx, deps }: Call<typeof identityParams>) {
+  await deps.auth.deleteUserIdentity({ actor, id: params.id, provider: params.provider });
+  await deps.cache.dropUser(params.id);
+  ctx.status = 204;
+}
+
 const blockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_BLOCKED);
 const unblockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_ACTIVE);
 
@@ -192,6 +216,7 @@ export const userEndpoints = [
     access: "anonymous",
     scopes: ["read_user"],
     params: listUsersParams,
+    validate: identityFilterComplete,
     handler: listUsers,
   }),
   endpoint({
@@ -223,6 +248,13 @@ export const userEndpoints = [
     access: "admin",
     params: userIdParams,
     handler: deleteUser,
+  }),
+  endpoint({
+    method: "DELETE",
+    path: "/users/:id/identities/:provider",
+    access: "admin",
+    params: identityParams,
+    handler: deleteIdentity,
   }),
   endpoint({
     method: "POST",

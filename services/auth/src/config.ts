@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseConfigSchema, loadConfig, settingsBucketConfig } from "@canopy/kit";
+import { baseConfigSchema, ldapServersSetting, loadConfig, settingsBucketConfig } from "@canopy/kit";
 
 const flag = (fallback: boolean) =>
   z
@@ -57,6 +57,8 @@ export const authConfigSchema = baseConfigSchema.extend({
   CANOPY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
   ...oauthSettings,
   ...settingsBucketConfig,
+  /** LDAP servers people may sign in with, in GitLab's terms (see kit/src/ldap/config.ts); none by default. */
+  CANOPY_LDAP_SERVERS: ldapServersSetting,
 });
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;

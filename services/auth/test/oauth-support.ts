@@ -29,6 +29,7 @@ const OAUTH_REQUESTS = {
   introspect: oauth.IntrospectRequest,
   userInfo: oauth.UserInfoRequest,
   getJwks: oauth.GetJwksRequest,
+  listSignInProviders: oauth.ListSignInProvidersRequest,
 };
 
 /** The error texts of the reference (§2.1), written out here so the tests do not trust the source. */

@@ -50,6 +50,7 @@ export const AUTH_REQUESTS = {
   enableTwoFactor: auth.EnableTwoFactorRequest,
   disableTwoFactor: auth.DisableTwoFactorRequest,
   verifySignInCode: auth.VerifySignInCodeRequest,
+  deleteUserIdentity: auth.DeleteUserIdentityRequest,
 };
 
 /** A real client of `service`'s AuthService, requests filled with defaults. */

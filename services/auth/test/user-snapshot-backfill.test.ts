@@ -59,7 +59,8 @@ async function storedSnapshots(): Promise<events.UserSnapshot[]> {
             '' AS "avatarUrl", email
        FROM users ORDER BY id`,
   );
-  return rows;
+  // Nobody here has an identity.
+  return rows.map((r) => ({ ...r, identities: [] }));
 }
 
 const backfillRow = async () =>

@@ -21,7 +21,9 @@ afterAll(async () => {
 async function storedSnapshot(id: number): Promise<events.UserSnapshot> {
   const { rows } = await h.db.query<events.UserSnapshot>(
     `SELECT id AS "userId", username, name, state, admin, external, can_create_group AS "canCreateGroup",
-            '' AS "avatarUrl", email
+            '' AS "avatarUrl", email,
+            coalesce((SELECT json_agg(json_build_object('provider', provider, 'externUid', extern_uid) ORDER BY provider)
+                        FROM auth.identities WHERE user_id = users.id), '[]') AS identities
        FROM auth.users WHERE id = $1`,
     [id],
   );
@@ -50,6 +52,7 @@ describe("UserCreated", () => {
       canCreateGroup: false,
       avatarUrl: "",
       email: attributes.email,
+      identities: [],
     });
     expect(payload.user).toEqual(await storedSnapshot(user.id));
   });
@@ -100,6 +103,7 @@ describe("UserUpdated", () => {
       canCreateGroup: true,
       avatarUrl: "",
       email: user.email,
+      identities: [],
     });
   });
 
@@ -140,5 +144,22 @@ describe("UserUpdated", () => {
     await h.rpc.disableTwoFactor({ actor: h.admin, userId: user.id });
     const { payload } = await reader.eventOf(AUTH_EVENTS.userUpdated, byUser(user.id));
     expect(payload.user).toEqual(await storedSnapshot(user.id));
+  });
+
+  it("carries the user's identities, and is recorded when one is added, changed or removed", async () => {
+    const user = await createUser(h);
+    const dn = `uid=${user.username},ou=people,dc=example,dc=org`;
+    await update(user.id, { provider: "ldapmain", externUid: dn.toUpperCase() });
+    const added = await reader.eventOf(
+      AUTH_EVENTS.userUpdated,
+      (p) => p.userId === user.id && (p.user?.identities.length ?? 0) > 0,
+    );
+    expect(added.payload.user!.identities).toEqual([{ provider: "ldapmain", externUid: dn }]);
+    expect(added.payload.user).toEqual(await storedSnapshot(user.id));
+    await h.rpc.deleteUserIdentity({ actor: h.admin, id: user.id, provider: "ldapmain" });
+    await reader.eventOf(
+      AUTH_EVENTS.userUpdated,
+      (p) => p.userId === user.id && p.user?.identities.length === 0,
+    );
   });
 });

@@ -3,9 +3,10 @@ import type { Context } from "koa";
 import { auth, oauth } from "@canopy/protos";
 import { currentUser, ensureSession, field, formBody, type WebDeps } from "../context";
 import { homePage } from "../pages/home";
-import { signInPage } from "../pages/sign-in";
+import { signInPage, type SignInTab } from "../pages/sign-in";
 import { signInCodePage } from "../pages/sign-in-code";
 import { signOutPage } from "../pages/sign-out";
+import { HttpError } from "../../http/errors";
 import { formActionSourceOf, redirectTo, sendPage } from "../respond";
 import { safeReturnPath } from "../return-to";
 import { sessionOf, type Session } from "../session";
@@ -54,11 +55,30 @@ function credentials(ctx: Context) {
   };
 }
 
+/** The LDAP form's `username` and `password` (omniauth-ldap's names). */
+function ldapCredentials(ctx: Context) {
+  const body = formBody(ctx);
+  return { login: field(body, "username"), password: field(body, "password") };
+}
+
+/** How long the list of LDAP servers (fixed at the auth service's start) is reused. */
+const PROVIDERS_TTL_MS = 30_000;
+
 const awaitingCode = (session: Session) =>
   Boolean(session.data.otpUserId && Date.now() - (session.data.otpStartedAt ?? 0) < CODE_STEP_MS);
 
 export function signInRoutes(router: Router, deps: WebDeps) {
   const { oauth: client, auth: authClient, sessions, limits } = deps;
+
+  let providers: { tabs: SignInTab[]; until: number } | undefined;
+  /** The sign-in page's LDAP tabs, one per configured server. */
+  async function ldapTabs(): Promise<SignInTab[]> {
+    if (!providers || providers.until < Date.now()) {
+      const answer = await client.listSignInProviders({});
+      providers = { tabs: answer.providers, until: Date.now() + PROVIDERS_TTL_MS };
+    }
+    return providers.tabs;
+  }
 
   /** The sign-in is complete: a new session id for the signed-in user, and on to where they were going. */
   async function finish(ctx: Context, session: Session, userId: number) {
@@ -71,15 +91,18 @@ export function signInRoutes(router: Router, deps: WebDeps) {
   async function restart(ctx: Context, session: Session, alert?: string) {
     const { returnTo } = session.data;
     const fresh = await sessions.regenerate(ctx, session, { userId: 0, signedInAt: 0, returnTo });
-    sendPage(ctx, 200, signInPage({ csrf: fresh.data.csrf, alert }), formActionsAfter(returnTo));
+    const page = signInPage({ csrf: fresh.data.csrf, alert, ldap: await ldapTabs() });
+    sendPage(ctx, 200, page, formActionsAfter(returnTo));
   }
 
-  async function passwordStep(ctx: Context, session: Session) {
-    const { login, password } = credentials(ctx);
-    const answer = await client.signIn({ login, password });
+  /** A login and password, checked by the standard form (provider "") or an LDAP server. */
+  async function passwordStep(ctx: Context, session: Session, provider = "") {
+    const { login, password } = provider ? ldapCredentials(ctx) : credentials(ctx);
+    const answer = await client.signIn({ login, password, provider });
     if (!answer.user) {
       const alert = REFUSALS[answer.refusal] ?? INVALID;
-      const page = signInPage({ csrf: session.data.csrf, login, alert });
+      const ldap = await ldapTabs();
+      const page = signInPage({ csrf: session.data.csrf, login, alert, ldap, active: provider });
       return sendPage(ctx, 200, page, formActionsAfter(session.data.returnTo));
     }
     if (!answer.user.twoFactorEnabled) return finish(ctx, session, answer.user.id);
@@ -120,7 +143,8 @@ export function signInRoutes(router: Router, deps: WebDeps) {
       await sessions.save(session);
     }
     if (signedIn) return redirectTo(ctx, safeReturnPath(session.data.returnTo) ?? AFTER_SIGN_IN);
-    sendPage(ctx, 200, signInPage({ csrf: session.data.csrf }), formActionsAfter(session.data.returnTo));
+    const page = signInPage({ csrf: session.data.csrf, ldap: await ldapTabs() });
+    sendPage(ctx, 200, page, formActionsAfter(session.data.returnTo));
   });
 
   router.post("/users/sign_in", async (ctx) => {
@@ -130,6 +154,16 @@ export function signInRoutes(router: Router, deps: WebDeps) {
     const { otpAttempt } = credentials(ctx);
     if (otpAttempt !== undefined) return codeStep(ctx, session, otpAttempt);
     return passwordStep(ctx, session);
+  });
+
+  // GitLab's omniauth callback for an LDAP server's tab; a provider that is not configured is a 404.
+  router.post("/users/auth/:provider/callback", async (ctx) => {
+    const session = sessionOf(ctx)!;
+    const provider = ctx.params.provider ?? "";
+    if (!(await ldapTabs()).some((t) => t.provider === provider))
+      throw new HttpError(404, { message: "404 Not Found" });
+    await limits.signIn(ctx);
+    return passwordStep(ctx, session, provider);
   });
 
   router.get("/users/sign_out", async (ctx) => {

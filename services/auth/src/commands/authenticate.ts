@@ -2,6 +2,7 @@ import { auth, common } from "@canopy/protos";
 import { expiryInstant, isExpired, PAT_PREFIX, tokenDigest } from "../domain/tokens";
 import type { Deps } from "../deps";
 import { findTokenWithUserByDigest, touchToken } from "../store/tokens";
+import { listIdentities } from "../store/identities";
 import { findUserById, toUser } from "../store/users";
 import { lookupAccessToken } from "./oauth/live-token";
 import { OAUTH_TOKEN } from "./oauth/secrets";
@@ -14,13 +15,17 @@ async function accepted(
   validUntil?: Date,
   oauthToken?: { applicationUid: string; tokenCreatedAt: Date },
 ): Promise<auth.AuthenticateResponse> {
-  const owner = await findUserById(deps.pool, actor.userId);
+  // GET /user is answered from this (cached) answer, and shows the user's identities.
+  const [owner, identities] = await Promise.all([
+    findUserById(deps.pool, actor.userId),
+    listIdentities(deps.pool, actor.userId),
+  ]);
   if (!owner) return refused(auth.Refusal.REFUSAL_UNKNOWN);
   return {
     refusal: auth.Refusal.REFUSAL_UNSPECIFIED,
     actor,
     validUntil,
-    user: toUser(owner),
+    user: toUser(owner, identities),
     applicationUid: oauthToken?.applicationUid ?? "",
     tokenCreatedAt: oauthToken?.tokenCreatedAt,
   };

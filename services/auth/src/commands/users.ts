@@ -16,6 +16,8 @@ import type { Deps } from "../deps";
 import * as users from "../store/users";
 import { revokeTokensOfUser } from "../store/oauth-tokens";
 import { announceRevoked } from "./oauth/revoke-tokens";
+import { listIdentities } from "../store/identities";
+import { assignIdentity, requestedIdentity } from "./identities";
 import { recordUserCreated, recordUserUpdated } from "./user-events";
 
 /** Maps attributes to columns, hashing the password. */
@@ -70,6 +72,7 @@ export async function createUser(
   const a = { ...attributes, password: attributes.password ?? randomBytes(24).toString("base64url") };
   const errors = validateUser(a, true);
   if (Object.keys(errors).length) throw invalid(errors);
+  const identity = requestedIdentity(a);
   await assertIdentityFree(deps, a);
   const columns = await columnsOf(a);
   if (a.skipConfirmation !== false) columns.confirmed_at = new Date();
@@ -77,10 +80,11 @@ export async function createUser(
     const created = await users
       .insertUser(tx, columns)
       .catch((err) => uniqueViolationToConflict(deps, a, 0, err));
+    if (identity) await assignIdentity(tx, created.id, identity);
     await recordUserCreated(tx, created, actor);
     return created;
   });
-  return users.toUser(row);
+  return users.toUser(row, await listIdentities(deps.pool, row.id));
 }
 
 export async function updateUser(
@@ -92,6 +96,7 @@ export async function updateUser(
   if (!(await users.findUserById(deps.pool, id))) throw notFound("User");
   const errors = validateUser(a, false);
   if (Object.keys(errors).length) throw invalid(errors);
+  const identity = requestedIdentity(a);
   await assertIdentityFree(deps, a, id);
   const columns = await columnsOf(a);
   const row = await withTransaction(deps.pool, async (tx) => {
@@ -102,13 +107,14 @@ export async function updateUser(
       ? await users.updateUser(tx, id, columns).catch((err) => uniqueViolationToConflict(deps, a, id, err))
       : before;
     if (!updated) throw notFound("User");
+    if (identity) await assignIdentity(tx, id, identity);
     // Only what consumers keep is announced. The gateway that made this call drops its cached copy of
     // the user at once; others may serve the old email or bio on GET /user until their cache expires.
-    if (snapshotChanged(users.toUserSnapshot(before), users.toUserSnapshot(updated)))
+    if (identity || snapshotChanged(users.toUserSnapshot(before), users.toUserSnapshot(updated)))
       await recordUserUpdated(tx, updated, actor);
     return updated;
   });
-  return users.toUser(row);
+  return users.toUser(row, await listIdentities(deps.pool, row.id));
 }
 
 export async function deleteUser(deps: Deps, actor: common.Actor | undefined, { id }: { id: number }) {

@@ -71,3 +71,23 @@ export function validateUser(a: Attributes, creating: boolean): Errors {
 }
 
 const snake = (s: string) => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+export const isReservedUsername = (username: string) => RESERVED_USERNAMES.has(username.toLowerCase());
+
+/**
+ * A username made from what a directory or provider calls someone, as GitLab's
+ * `Namespace.clean_path` makes it: the part before any `@`, only allowed characters, no trailing
+ * `.git`, `.atom` or `.`, no leading `-`; "blank" when nothing is left.
+ */
+export function cleanUsername(raw: string): string {
+  let path = raw.replace(/@.*$/s, "").replace(/[^a-zA-Z0-9_.-]/g, "");
+  for (let previous = ""; previous !== path;) {
+    previous = path;
+    path = path
+      .replace(/\.git$/, "")
+      .replace(/\.atom$/, "")
+      .replace(/\.$/, "");
+  }
+  path = path.replace(/^-+/, "").slice(0, 255);
+  return path || "blank";
+}

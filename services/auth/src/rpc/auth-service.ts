@@ -2,6 +2,7 @@ import type { AsyncService } from "@canopy/kit";
 import { auth } from "@canopy/protos";
 import { authenticate } from "../commands/authenticate";
 import { verifySignInCode } from "../commands/sign-in";
+import { deleteUserIdentity } from "../commands/identities";
 import { createToken, revokeToken } from "../commands/tokens";
 import { disableTwoFactor, enableTwoFactor, prepareTwoFactor } from "../commands/two-factor";
 import { createUser, deleteUser, setUserState, updateUser } from "../commands/users";
@@ -24,6 +25,7 @@ export const authService = (deps: Deps): AsyncService<typeof auth.AuthServiceSer
     return {};
   },
   setUserState: (req) => setUserState(deps, req.actor, req),
+  deleteUserIdentity: (req) => deleteUserIdentity(deps, req.actor, req),
   createPersonalAccessToken: (req) => createToken(deps, req.actor, req),
   listPersonalAccessTokens: (req) => listTokens(deps, req.actor, req),
   getPersonalAccessToken: (req) => getToken(deps, req.actor, req),

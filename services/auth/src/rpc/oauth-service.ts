@@ -14,6 +14,7 @@ import { token } from "../commands/oauth/token";
 import { tokenInfo } from "../commands/oauth/token-info";
 import { userInfo } from "../commands/oauth/userinfo";
 import { provesClient } from "../commands/oauth/client-auth";
+import { signInWithLdap } from "../commands/ldap-sign-in";
 import { verifyPassword } from "../commands/sign-in";
 import type { Deps } from "../deps";
 
@@ -33,7 +34,13 @@ export const oauthService = (deps: Deps): AsyncService<typeof oauth.OAuthService
   listApplications: (req) => listApplications(deps, req),
   deleteApplication: (req) => deleteApplication(deps, req),
   renewApplicationSecret: (req) => renewApplicationSecret(deps, req),
-  signIn: (req) => verifyPassword(deps, req.login, req.password),
+  signIn: (req) =>
+    req.provider
+      ? signInWithLdap(deps, req.provider, req.login, req.password)
+      : verifyPassword(deps, req.login, req.password),
+  listSignInProviders: async () => ({
+    providers: deps.config.CANOPY_LDAP_SERVERS.map(({ provider, label }) => ({ provider, label })),
+  }),
   preAuthorize: (req) => preAuthorize(deps, req),
   authorize: (req) => authorize(deps, req),
   token: (req) => withClientVerdict(deps, req.client, token(deps, req)),

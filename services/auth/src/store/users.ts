@@ -1,5 +1,6 @@
 import { containsPattern, countCapped, Where, type Queryable } from "@canopy/kit";
 import { auth, type events } from "@canopy/protos";
+import type { IdentityRow } from "./identities";
 
 export interface UserRow {
   id: number;
@@ -52,7 +53,10 @@ export type UserColumns = Partial<
   >
 >;
 
-export const toUser = (r: UserRow): auth.User => ({
+const toIdentities = (rows: IdentityRow[]) =>
+  rows.map((i) => ({ provider: i.provider, externUid: i.extern_uid }));
+
+export const toUser = (r: UserRow, identities: IdentityRow[] = []): auth.User => ({
   id: r.id,
   username: r.username,
   email: r.email,
@@ -74,10 +78,11 @@ export const toUser = (r: UserRow): auth.User => ({
   external: r.external,
   privateProfile: r.private_profile,
   note: r.note,
+  identities: toIdentities(identities),
 });
 
 /** What other services keep of a user, as auth's user events carry it. */
-export const toUserSnapshot = (r: UserRow): events.UserSnapshot => ({
+export const toUserSnapshot = (r: UserRow, identities: IdentityRow[] = []): events.UserSnapshot => ({
   userId: r.id,
   username: r.username,
   name: r.name,
@@ -88,6 +93,7 @@ export const toUserSnapshot = (r: UserRow): events.UserSnapshot => ({
   // Canopy has no avatars yet.
   avatarUrl: "",
   email: r.email,
+  identities: toIdentities(identities),
 });
 
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
@@ -137,6 +143,8 @@ export interface UserFilter {
   search?: string;
   username?: string;
   state?: "active" | "blocked";
+  /** The user with this identity (extern_uid already normalized for its provider). */
+  identity?: { provider: string; externUid: string };
   /** Whether search may match private emails (administrators only, as in GitLab's UsersFinder). */
   searchPrivateEmails?: boolean;
 }
@@ -154,6 +162,12 @@ function where(filter: UserFilter): Where {
     w.and(`username ILIKE ${pattern} OR name ILIKE ${pattern} OR ${email}`);
   }
   if (filter.state) w.and(`state = ${w.param(filter.state)}`);
+  if (filter.identity) {
+    const { provider, externUid } = filter.identity;
+    w.and(
+      `id IN (SELECT user_id FROM identities WHERE provider = ${w.param(provider)} AND lower(extern_uid) = lower(${w.param(externUid)}))`,
+    );
+  }
   return w;
 }
 
@@ -163,7 +177,7 @@ export async function listUsers(db: Queryable, filter: UserFilter, limit: number
     `SELECT * FROM users ${w.sql} ORDER BY id DESC LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`,
     w.params,
   );
-  return rows.map(toUser);
+  return rows;
 }
 
 export async function countUsers(db: Queryable, filter: UserFilter) {

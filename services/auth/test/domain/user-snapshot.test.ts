@@ -11,6 +11,7 @@ const snapshot: events.UserSnapshot = {
   canCreateGroup: true,
   avatarUrl: "",
   email: "ada@example.com",
+  identities: [],
 };
 
 describe("snapshotChanged", () => {

@@ -254,6 +254,16 @@ export interface User {
   external: boolean;
   privateProfile: boolean;
   note: string;
+  /**
+   * How the user signs in elsewhere (LDAP: provider "ldapmain", extern_uid the normalized DN).
+   * Filled for administrators only, as GitLab's admin view of a user shows them.
+   */
+  identities: Identity[];
+}
+
+export interface Identity {
+  provider: string;
+  externUid: string;
 }
 
 export interface GetUserRequest {
@@ -269,7 +279,12 @@ export interface ListUsersRequest {
   username: string;
   /** "", "active" or "blocked". */
   state: string;
-  page?: PageRequest | undefined;
+  page?:
+    | PageRequest
+    | undefined;
+  /** Both or neither (administrators only): the user with this identity. */
+  externUid: string;
+  provider: string;
 }
 
 export interface ListUsersResponse {
@@ -295,7 +310,12 @@ export interface UserAttributes {
   external?: boolean | undefined;
   privateProfile?: boolean | undefined;
   note?: string | undefined;
-  skipConfirmation?: boolean | undefined;
+  skipConfirmation?:
+    | boolean
+    | undefined;
+  /** An identity to add, or to change for that provider (administrators): both or neither. */
+  provider?: string | undefined;
+  externUid?: string | undefined;
 }
 
 export interface CreateUserRequest {
@@ -315,6 +335,15 @@ export interface DeleteUserRequest {
 }
 
 export interface DeleteUserResponse {
+}
+
+export interface DeleteUserIdentityRequest {
+  actor?: Actor | undefined;
+  id: number;
+  provider: string;
+}
+
+export interface DeleteUserIdentityResponse {
 }
 
 export interface SetUserStateRequest {
@@ -698,6 +727,7 @@ function createBaseUser(): User {
     external: false,
     privateProfile: false,
     note: "",
+    identities: [],
   };
 }
 
@@ -765,6 +795,9 @@ export const User: MessageFns<User> = {
     }
     if (message.note !== "") {
       writer.uint32(170).string(message.note);
+    }
+    for (const v of message.identities) {
+      Identity.encode(v!, writer.uint32(178).fork()).join();
     }
     return writer;
   },
@@ -950,6 +983,14 @@ export const User: MessageFns<User> = {
             message.note = reader.string();
             continue;
           }
+          case 22: {
+            if (tag !== 178) {
+              break;
+            }
+
+            message.identities.push(Identity.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1025,6 +1066,9 @@ export const User: MessageFns<User> = {
         ? globalThis.Boolean(object.private_profile)
         : false,
       note: isSet(object.note) ? globalThis.String(object.note) : "",
+      identities: globalThis.Array.isArray(object?.identities)
+        ? object.identities.map((e: any) => Identity.fromJSON(e))
+        : [],
     };
   },
 
@@ -1093,6 +1137,9 @@ export const User: MessageFns<User> = {
     if (message.note !== "") {
       obj.note = message.note;
     }
+    if (message.identities?.length) {
+      obj.identities = message.identities.map((e) => Identity.toJSON(e));
+    }
     return obj;
   },
 
@@ -1122,6 +1169,96 @@ export const User: MessageFns<User> = {
     message.external = object.external ?? false;
     message.privateProfile = object.privateProfile ?? false;
     message.note = object.note ?? "";
+    message.identities = object.identities?.map((e) => Identity.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseIdentity(): Identity {
+  return { provider: "", externUid: "" };
+}
+
+export const Identity: MessageFns<Identity> = {
+  encode(message: Identity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.externUid !== "") {
+      writer.uint32(18).string(message.externUid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Identity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIdentity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.externUid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): Identity {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      externUid: isSet(object.externUid)
+        ? globalThis.String(object.externUid)
+        : isSet(object.extern_uid)
+        ? globalThis.String(object.extern_uid)
+        : "",
+    };
+  },
+
+  toJSON(message: Identity): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.externUid !== "") {
+      obj.externUid = message.externUid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<Identity>, I>>(base?: I): Identity {
+    return Identity.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<Identity>, I>>(object: I): Identity {
+    const message = createBaseIdentity();
+    message.provider = object.provider ?? "";
+    message.externUid = object.externUid ?? "";
     return message;
   },
 };
@@ -1228,7 +1365,7 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
 };
 
 function createBaseListUsersRequest(): ListUsersRequest {
-  return { actor: undefined, search: "", username: "", state: "", page: undefined };
+  return { actor: undefined, search: "", username: "", state: "", page: undefined, externUid: "", provider: "" };
 }
 
 export const ListUsersRequest: MessageFns<ListUsersRequest> = {
@@ -1247,6 +1384,12 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     }
     if (message.page !== undefined) {
       PageRequest.encode(message.page, writer.uint32(42).fork()).join();
+    }
+    if (message.externUid !== "") {
+      writer.uint32(50).string(message.externUid);
+    }
+    if (message.provider !== "") {
+      writer.uint32(58).string(message.provider);
     }
     return writer;
   },
@@ -1304,6 +1447,22 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.page = PageRequest.decode(reader, reader.uint32());
             continue;
           }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.externUid = reader.string();
+            continue;
+          }
+          case 7: {
+            if (tag !== 58) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1323,6 +1482,12 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
       username: isSet(object.username) ? globalThis.String(object.username) : "",
       state: isSet(object.state) ? globalThis.String(object.state) : "",
       page: isSet(object.page) ? PageRequest.fromJSON(object.page) : undefined,
+      externUid: isSet(object.externUid)
+        ? globalThis.String(object.externUid)
+        : isSet(object.extern_uid)
+        ? globalThis.String(object.extern_uid)
+        : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
     };
   },
 
@@ -1343,6 +1508,12 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     if (message.page !== undefined) {
       obj.page = PageRequest.toJSON(message.page);
     }
+    if (message.externUid !== "") {
+      obj.externUid = message.externUid;
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
     return obj;
   },
 
@@ -1358,6 +1529,8 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     message.page = (object.page !== undefined && object.page !== null)
       ? PageRequest.fromPartial(object.page)
       : undefined;
+    message.externUid = object.externUid ?? "";
+    message.provider = object.provider ?? "";
     return message;
   },
 };
@@ -1467,6 +1640,8 @@ function createBaseUserAttributes(): UserAttributes {
     privateProfile: undefined,
     note: undefined,
     skipConfirmation: undefined,
+    provider: undefined,
+    externUid: undefined,
   };
 }
 
@@ -1525,6 +1700,12 @@ export const UserAttributes: MessageFns<UserAttributes> = {
     }
     if (message.skipConfirmation !== undefined) {
       writer.uint32(144).bool(message.skipConfirmation);
+    }
+    if (message.provider !== undefined) {
+      writer.uint32(154).string(message.provider);
+    }
+    if (message.externUid !== undefined) {
+      writer.uint32(162).string(message.externUid);
     }
     return writer;
   },
@@ -1686,6 +1867,22 @@ export const UserAttributes: MessageFns<UserAttributes> = {
             message.skipConfirmation = reader.bool();
             continue;
           }
+          case 19: {
+            if (tag !== 154) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 20: {
+            if (tag !== 162) {
+              break;
+            }
+
+            message.externUid = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1750,6 +1947,12 @@ export const UserAttributes: MessageFns<UserAttributes> = {
         : isSet(object.skip_confirmation)
         ? globalThis.Boolean(object.skip_confirmation)
         : undefined,
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : undefined,
+      externUid: isSet(object.externUid)
+        ? globalThis.String(object.externUid)
+        : isSet(object.extern_uid)
+        ? globalThis.String(object.extern_uid)
+        : undefined,
     };
   },
 
@@ -1809,6 +2012,12 @@ export const UserAttributes: MessageFns<UserAttributes> = {
     if (message.skipConfirmation !== undefined) {
       obj.skipConfirmation = message.skipConfirmation;
     }
+    if (message.provider !== undefined) {
+      obj.provider = message.provider;
+    }
+    if (message.externUid !== undefined) {
+      obj.externUid = message.externUid;
+    }
     return obj;
   },
 
@@ -1835,6 +2044,8 @@ export const UserAttributes: MessageFns<UserAttributes> = {
     message.privateProfile = object.privateProfile ?? undefined;
     message.note = object.note ?? undefined;
     message.skipConfirmation = object.skipConfirmation ?? undefined;
+    message.provider = object.provider ?? undefined;
+    message.externUid = object.externUid ?? undefined;
     return message;
   },
 };
@@ -2162,6 +2373,159 @@ export const DeleteUserResponse: MessageFns<DeleteUserResponse> = {
   },
   fromPartial<I extends Exact<DeepPartial<DeleteUserResponse>, I>>(_: I): DeleteUserResponse {
     const message = createBaseDeleteUserResponse();
+    return message;
+  },
+};
+
+function createBaseDeleteUserIdentityRequest(): DeleteUserIdentityRequest {
+  return { actor: undefined, id: 0, provider: "" };
+}
+
+export const DeleteUserIdentityRequest: MessageFns<DeleteUserIdentityRequest> = {
+  encode(message: DeleteUserIdentityRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.id !== 0) {
+      writer.uint32(16).int64(message.id);
+    }
+    if (message.provider !== "") {
+      writer.uint32(26).string(message.provider);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteUserIdentityRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteUserIdentityRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.id = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): DeleteUserIdentityRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+    };
+  },
+
+  toJSON(message: DeleteUserIdentityRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.id !== 0) {
+      obj.id = Math.round(message.id);
+    }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteUserIdentityRequest>, I>>(base?: I): DeleteUserIdentityRequest {
+    return DeleteUserIdentityRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteUserIdentityRequest>, I>>(object: I): DeleteUserIdentityRequest {
+    const message = createBaseDeleteUserIdentityRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.id = object.id ?? 0;
+    message.provider = object.provider ?? "";
+    return message;
+  },
+};
+
+function createBaseDeleteUserIdentityResponse(): DeleteUserIdentityResponse {
+  return {};
+}
+
+export const DeleteUserIdentityResponse: MessageFns<DeleteUserIdentityResponse> = {
+  encode(_: DeleteUserIdentityResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DeleteUserIdentityResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDeleteUserIdentityResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): DeleteUserIdentityResponse {
+    return {};
+  },
+
+  toJSON(_: DeleteUserIdentityResponse): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<DeleteUserIdentityResponse>, I>>(base?: I): DeleteUserIdentityResponse {
+    return DeleteUserIdentityResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<DeleteUserIdentityResponse>, I>>(_: I): DeleteUserIdentityResponse {
+    const message = createBaseDeleteUserIdentityResponse();
     return message;
   },
 };
@@ -4013,6 +4377,18 @@ export const AuthServiceService = {
     responseSerialize: (value: User): Buffer => Buffer.from(User.encode(value).finish()),
     responseDeserialize: (value: Buffer): User => User.decode(value),
   },
+  /** DELETE /users/:id/identities/:provider (administrators). */
+  deleteUserIdentity: {
+    path: "/canopy.auth.v1.AuthService/DeleteUserIdentity" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: DeleteUserIdentityRequest): Buffer =>
+      Buffer.from(DeleteUserIdentityRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): DeleteUserIdentityRequest => DeleteUserIdentityRequest.decode(value),
+    responseSerialize: (value: DeleteUserIdentityResponse): Buffer =>
+      Buffer.from(DeleteUserIdentityResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): DeleteUserIdentityResponse => DeleteUserIdentityResponse.decode(value),
+  },
   createPersonalAccessToken: {
     path: "/canopy.auth.v1.AuthService/CreatePersonalAccessToken" as const,
     requestStream: false as const,
@@ -4117,6 +4493,8 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   updateUser: handleUnaryCall<UpdateUserRequest, User>;
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
   setUserState: handleUnaryCall<SetUserStateRequest, User>;
+  /** DELETE /users/:id/identities/:provider (administrators). */
+  deleteUserIdentity: handleUnaryCall<DeleteUserIdentityRequest, DeleteUserIdentityResponse>;
   createPersonalAccessToken: handleUnaryCall<CreatePersonalAccessTokenRequest, CreatedPersonalAccessToken>;
   listPersonalAccessTokens: handleUnaryCall<ListPersonalAccessTokensRequest, ListPersonalAccessTokensResponse>;
   getPersonalAccessToken: handleUnaryCall<GetPersonalAccessTokenRequest, PersonalAccessToken>;
@@ -4231,6 +4609,22 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: User) => void,
+  ): ClientUnaryCall;
+  /** DELETE /users/:id/identities/:provider (administrators). */
+  deleteUserIdentity(
+    request: DeleteUserIdentityRequest,
+    callback: (error: ServiceError | null, response: DeleteUserIdentityResponse) => void,
+  ): ClientUnaryCall;
+  deleteUserIdentity(
+    request: DeleteUserIdentityRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: DeleteUserIdentityResponse) => void,
+  ): ClientUnaryCall;
+  deleteUserIdentity(
+    request: DeleteUserIdentityRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: DeleteUserIdentityResponse) => void,
   ): ClientUnaryCall;
   createPersonalAccessToken(
     request: CreatePersonalAccessTokenRequest,

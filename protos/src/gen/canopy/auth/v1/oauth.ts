@@ -132,9 +132,26 @@ export interface RenewApplicationSecretRequest {
 }
 
 export interface SignInRequest {
-  /** Username or email. */
+  /** Username or email; for an LDAP provider, the value of the server's uid attribute. */
   login: string;
   password: string;
+  /**
+   * Empty: the standard form (local passwords). An LDAP provider ("ldapmain"): that directory only;
+   * the first sign-in creates the user.
+   */
+  provider: string;
+}
+
+export interface ListSignInProvidersRequest {
+}
+
+export interface SignInProvider {
+  provider: string;
+  label: string;
+}
+
+export interface ListSignInProvidersResponse {
+  providers: SignInProvider[];
 }
 
 export interface SignInResponse {
@@ -1285,7 +1302,7 @@ export const RenewApplicationSecretRequest: MessageFns<RenewApplicationSecretReq
 };
 
 function createBaseSignInRequest(): SignInRequest {
-  return { login: "", password: "" };
+  return { login: "", password: "", provider: "" };
 }
 
 export const SignInRequest: MessageFns<SignInRequest> = {
@@ -1295,6 +1312,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.password !== "") {
       writer.uint32(18).string(message.password);
+    }
+    if (message.provider !== "") {
+      writer.uint32(26).string(message.provider);
     }
     return writer;
   },
@@ -1328,6 +1348,14 @@ export const SignInRequest: MessageFns<SignInRequest> = {
             message.password = reader.string();
             continue;
           }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1344,6 +1372,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     return {
       login: isSet(object.login) ? globalThis.String(object.login) : "",
       password: isSet(object.password) ? globalThis.String(object.password) : "",
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
     };
   },
 
@@ -1355,6 +1384,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     if (message.password !== "") {
       obj.password = message.password;
     }
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
     return obj;
   },
 
@@ -1365,6 +1397,215 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     const message = createBaseSignInRequest();
     message.login = object.login ?? "";
     message.password = object.password ?? "";
+    message.provider = object.provider ?? "";
+    return message;
+  },
+};
+
+function createBaseListSignInProvidersRequest(): ListSignInProvidersRequest {
+  return {};
+}
+
+export const ListSignInProvidersRequest: MessageFns<ListSignInProvidersRequest> = {
+  encode(_: ListSignInProvidersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSignInProvidersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSignInProvidersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(_: any): ListSignInProvidersRequest {
+    return {};
+  },
+
+  toJSON(_: ListSignInProvidersRequest): unknown {
+    const obj: any = {};
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSignInProvidersRequest>, I>>(base?: I): ListSignInProvidersRequest {
+    return ListSignInProvidersRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSignInProvidersRequest>, I>>(_: I): ListSignInProvidersRequest {
+    const message = createBaseListSignInProvidersRequest();
+    return message;
+  },
+};
+
+function createBaseSignInProvider(): SignInProvider {
+  return { provider: "", label: "" };
+}
+
+export const SignInProvider: MessageFns<SignInProvider> = {
+  encode(message: SignInProvider, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.label !== "") {
+      writer.uint32(18).string(message.label);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignInProvider {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignInProvider();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.label = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): SignInProvider {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      label: isSet(object.label) ? globalThis.String(object.label) : "",
+    };
+  },
+
+  toJSON(message: SignInProvider): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.label !== "") {
+      obj.label = message.label;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<SignInProvider>, I>>(base?: I): SignInProvider {
+    return SignInProvider.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<SignInProvider>, I>>(object: I): SignInProvider {
+    const message = createBaseSignInProvider();
+    message.provider = object.provider ?? "";
+    message.label = object.label ?? "";
+    return message;
+  },
+};
+
+function createBaseListSignInProvidersResponse(): ListSignInProvidersResponse {
+  return { providers: [] };
+}
+
+export const ListSignInProvidersResponse: MessageFns<ListSignInProvidersResponse> = {
+  encode(message: ListSignInProvidersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.providers) {
+      SignInProvider.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListSignInProvidersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListSignInProvidersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.providers.push(SignInProvider.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListSignInProvidersResponse {
+    return {
+      providers: globalThis.Array.isArray(object?.providers)
+        ? object.providers.map((e: any) => SignInProvider.fromJSON(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListSignInProvidersResponse): unknown {
+    const obj: any = {};
+    if (message.providers?.length) {
+      obj.providers = message.providers.map((e) => SignInProvider.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListSignInProvidersResponse>, I>>(base?: I): ListSignInProvidersResponse {
+    return ListSignInProvidersResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListSignInProvidersResponse>, I>>(object: I): ListSignInProvidersResponse {
+    const message = createBaseListSignInProvidersResponse();
+    message.providers = object.providers?.map((e) => SignInProvider.fromPartial(e)) || [];
     return message;
   },
 };
@@ -3776,6 +4017,18 @@ export const OAuthServiceService = {
     responseSerialize: (value: SignInResponse): Buffer => Buffer.from(SignInResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): SignInResponse => SignInResponse.decode(value),
   },
+  /** The LDAP servers people may sign in with: a tab each on the sign-in page. */
+  listSignInProviders: {
+    path: "/canopy.auth.v1.OAuthService/ListSignInProviders" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListSignInProvidersRequest): Buffer =>
+      Buffer.from(ListSignInProvidersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListSignInProvidersRequest => ListSignInProvidersRequest.decode(value),
+    responseSerialize: (value: ListSignInProvidersResponse): Buffer =>
+      Buffer.from(ListSignInProvidersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListSignInProvidersResponse => ListSignInProvidersResponse.decode(value),
+  },
   /** Validates an authorization request and says whether the user must be asked. */
   preAuthorize: {
     path: "/canopy.auth.v1.OAuthService/PreAuthorize" as const,
@@ -3859,6 +4112,8 @@ export interface OAuthServiceServer extends UntypedServiceImplementation {
   deleteApplication: handleUnaryCall<DeleteApplicationRequest, DeleteApplicationResponse>;
   renewApplicationSecret: handleUnaryCall<RenewApplicationSecretRequest, ApplicationWithSecret>;
   signIn: handleUnaryCall<SignInRequest, SignInResponse>;
+  /** The LDAP servers people may sign in with: a tab each on the sign-in page. */
+  listSignInProviders: handleUnaryCall<ListSignInProvidersRequest, ListSignInProvidersResponse>;
   /** Validates an authorization request and says whether the user must be asked. */
   preAuthorize: handleUnaryCall<AuthorizeRequest, PreAuthorizeResponse>;
   /** Approves or denies it; answers where to send the browser. */
@@ -3946,6 +4201,22 @@ export interface OAuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: SignInResponse) => void,
+  ): ClientUnaryCall;
+  /** The LDAP servers people may sign in with: a tab each on the sign-in page. */
+  listSignInProviders(
+    request: ListSignInProvidersRequest,
+    callback: (error: ServiceError | null, response: ListSignInProvidersResponse) => void,
+  ): ClientUnaryCall;
+  listSignInProviders(
+    request: ListSignInProvidersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListSignInProvidersResponse) => void,
+  ): ClientUnaryCall;
+  listSignInProviders(
+    request: ListSignInProvidersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListSignInProvidersResponse) => void,
   ): ClientUnaryCall;
   /** Validates an authorization request and says whether the user must be asked. */
   preAuthorize(

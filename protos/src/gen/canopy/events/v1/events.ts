@@ -45,6 +45,17 @@ export interface UserSnapshot {
   avatarUrl: string;
   /** The primary e-mail: member lists show it to administrators. */
   email: string;
+  /**
+   * How the user signs in elsewhere; the ldap service finds a directory entry's user by its
+   * LDAP identity (provider "ldapmain", extern_uid the normalized DN). Every user event carries
+   * them all, so a consumer replaces its copy.
+   */
+  identities: UserIdentity[];
+}
+
+export interface UserIdentity {
+  provider: string;
+  externUid: string;
 }
 
 export interface UserCreated {
@@ -378,6 +389,7 @@ function createBaseUserSnapshot(): UserSnapshot {
     canCreateGroup: false,
     avatarUrl: "",
     email: "",
+    identities: [],
   };
 }
 
@@ -409,6 +421,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     }
     if (message.email !== "") {
       writer.uint32(74).string(message.email);
+    }
+    for (const v of message.identities) {
+      UserIdentity.encode(v!, writer.uint32(82).fork()).join();
     }
     return writer;
   },
@@ -498,6 +513,14 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
             message.email = reader.string();
             continue;
           }
+          case 10: {
+            if (tag !== 82) {
+              break;
+            }
+
+            message.identities.push(UserIdentity.decode(reader, reader.uint32()));
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -533,6 +556,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
         ? globalThis.String(object.avatar_url)
         : "",
       email: isSet(object.email) ? globalThis.String(object.email) : "",
+      identities: globalThis.Array.isArray(object?.identities)
+        ? object.identities.map((e: any) => UserIdentity.fromJSON(e))
+        : [],
     };
   },
 
@@ -565,6 +591,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     if (message.email !== "") {
       obj.email = message.email;
     }
+    if (message.identities?.length) {
+      obj.identities = message.identities.map((e) => UserIdentity.toJSON(e));
+    }
     return obj;
   },
 
@@ -582,6 +611,96 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     message.canCreateGroup = object.canCreateGroup ?? false;
     message.avatarUrl = object.avatarUrl ?? "";
     message.email = object.email ?? "";
+    message.identities = object.identities?.map((e) => UserIdentity.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseUserIdentity(): UserIdentity {
+  return { provider: "", externUid: "" };
+}
+
+export const UserIdentity: MessageFns<UserIdentity> = {
+  encode(message: UserIdentity, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.provider !== "") {
+      writer.uint32(10).string(message.provider);
+    }
+    if (message.externUid !== "") {
+      writer.uint32(18).string(message.externUid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserIdentity {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserIdentity();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.provider = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.externUid = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserIdentity {
+    return {
+      provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      externUid: isSet(object.externUid)
+        ? globalThis.String(object.externUid)
+        : isSet(object.extern_uid)
+        ? globalThis.String(object.extern_uid)
+        : "",
+    };
+  },
+
+  toJSON(message: UserIdentity): unknown {
+    const obj: any = {};
+    if (message.provider !== "") {
+      obj.provider = message.provider;
+    }
+    if (message.externUid !== "") {
+      obj.externUid = message.externUid;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserIdentity>, I>>(base?: I): UserIdentity {
+    return UserIdentity.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserIdentity>, I>>(object: I): UserIdentity {
+    const message = createBaseUserIdentity();
+    message.provider = object.provider ?? "";
+    message.externUid = object.externUid ?? "";
     return message;
   },
 };
