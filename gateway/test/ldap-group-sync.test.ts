@@ -4,9 +4,17 @@
  * desired members, the result read back through GET /groups/:id/members. Each test makes its own
  * directory people and groups, so tests never see each other's changes.
  */
+import { normalizeDn } from "@canopy/kit";
 import { ldapServiceDefinition } from "@canopy/ldap";
 import { childLogger, startTestService, unique, waitFor, type TestService } from "@canopy/kit/testing";
-import { ldapServersEnv, personDn, startSlapd, type Slapd, type SlapdGroupKind } from "@canopy/kit/testing";
+import {
+  defaultPassword,
+  ldapServersEnv,
+  personDn,
+  startSlapd,
+  type Slapd,
+  type SlapdGroupKind,
+} from "@canopy/kit/testing";
 import { signedInUser, startStack, type SignedIn, type Stack } from "./support";
 import {
   copiedMembership,
@@ -27,15 +35,13 @@ const OWNER = 50;
 let slapd: Slapd;
 let stack: Stack;
 let owner: SignedIn;
-const env = () => ({
-  CANOPY_LDAP_SERVERS: ldapServersEnv({ main: slapd.serverConfig() }),
-  CANOPY_LDAP_SYNC_INTERVAL_SECONDS: "0",
-  CANOPY_LDAP_SYNC_POLL_MS: "100",
-});
+const servers = () => ({ CANOPY_LDAP_SERVERS: ldapServersEnv({ main: slapd.serverConfig() }) });
+const env = () => ({ ...servers(), CANOPY_LDAP_SYNC_INTERVAL_SECONDS: "0", CANOPY_LDAP_SYNC_POLL_MS: "100" });
 
 beforeAll(async () => {
   slapd = await startSlapd();
-  stack = await startStack({ ldap: env() });
+  // Auth signs people in with the same directory.
+  stack = await startStack({ env: servers(), ldap: env() });
   owner = await signedInUser(stack);
 }, 60_000);
 afterAll(async () => {
@@ -124,7 +130,6 @@ describe("one cn link (groupOfNames)", () => {
     const cn = await directoryGroup("groupOfUniqueNames", [c!.dn, d!.dn]);
     // The group's creator is the directory person: its only Owner, managed by the link.
     const creator = await signedInUser(stack);
-    await copiedUser(creator.user.id);
     await giveIdentity(stack, creator.user.id, c!.dn);
     const group = await newGroup(stack.gw, creator.secret);
     await copiedMembership(stack, group.id, creator.user.id, OWNER);
@@ -137,13 +142,6 @@ describe("one cn link (groupOfNames)", () => {
     expect((await directMembers(stack, creator.secret, group.id)).get(creator.user.id)).toBe(OWNER);
   });
 });
-
-async function copiedUser(id: number) {
-  await waitFor("the ldap copy of the user", async () => {
-    const { rows } = await stack.db.query("SELECT 1 FROM ldap.users WHERE id = $1", [id]);
-    return rows.length > 0;
-  });
-}
 
 describe("group shapes and links", () => {
   it("reads groupOfUniqueNames uniqueMember and posixGroup memberUid (uids resolved to people)", async () => {
@@ -267,5 +265,56 @@ describe("several replicas", () => {
       .map((r) => `${r.group_id as number}/${r.generation as number}`);
     expect(new Set(reads).size).toBe(reads.length);
     expect(reads.length).toBeGreaterThanOrEqual(groups.length);
+  });
+});
+
+describe("first sign-in", () => {
+  it("syncs the groups whose cn links name one of the new user's directory groups, and only those", async () => {
+    const [a, other] = await people(2);
+    const names = await directoryGroup("groupOfNames", [a!.dn]);
+    const uids = await directoryGroup("posixGroup", [a!.uid]);
+    const elsewhere = await directoryGroup("groupOfNames", [other!.dn]);
+    const [byNames, byUid, unrelated, byFilter] = await Promise.all([1, 2, 3, 4].map(() => canopyGroup()));
+    await link(stack, owner.secret, byNames!, { cn: names }, DEVELOPER);
+    await link(stack, owner.secret, byUid!, { cn: uids.toUpperCase() }, MAINTAINER);
+    await link(stack, owner.secret, unrelated!, { cn: elsewhere }, DEVELOPER);
+    await slapd.replaceAttribute(a!.dn, "employeeType", ["first-sign-in"]);
+    await link(stack, owner.secret, byFilter!, { filter: "(employeeType=first-sign-in)" }, DEVELOPER);
+
+    // The first sign-in, through the password grant: auth creates the user with the identity.
+    const grant = await stack.gw.post("/oauth/token", {
+      form: { grant_type: "password", username: a!.uid, password: defaultPassword(a!.uid) },
+    });
+    expect(grant.status).toBe(200);
+    const userId = await waitFor("the new user's identity at the ldap service", async () => {
+      const { rows } = await stack.db.query(
+        "SELECT user_id::int FROM ldap.identities WHERE provider = 'ldapmain' AND dn_key = $1",
+        [normalizeDn(a!.dn)],
+      );
+      return rows[0]?.user_id as number | undefined;
+    });
+    await syncFinished(stack, byNames!, 0);
+    await syncFinished(stack, byUid!, 0);
+    expect((await directMembers(stack, owner.secret, byNames!)).get(userId)).toBe(DEVELOPER);
+    expect((await directMembers(stack, owner.secret, byUid!)).get(userId)).toBe(MAINTAINER);
+    // Neither a group linked to another directory group nor a filter link is synced at sign-in.
+    expect(await syncState(stack, unrelated!)).toBeUndefined();
+    expect(await syncState(stack, byFilter!)).toBeUndefined();
+  });
+
+  it("is not run for a user an administrator creates with an identity", async () => {
+    const [a] = await people(1);
+    const cn = await directoryGroup("groupOfNames", [a!.dn]);
+    const groupId = await canopyGroup();
+    await link(stack, owner.secret, groupId, { cn }, DEVELOPER);
+    const made = await ldapUser(stack, a!.dn);
+    // A later sign-in of the same person queues nothing either: the user is not new.
+    const grant = await stack.gw.post("/oauth/token", {
+      form: { grant_type: "password", username: a!.uid, password: defaultPassword(a!.uid) },
+    });
+    expect(grant.status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await syncState(stack, groupId)).toBeUndefined();
+    expect((await directMembers(stack, owner.secret, groupId)).has(made.user.id)).toBe(false);
   });
 });

@@ -51,26 +51,34 @@ export async function copiedMembership(stack: Stack, groupId: number, userId: nu
 export const linksUrl = (id: number | string) => `/api/v4/groups/${id}/ldap_group_links`;
 
 /**
- * A new user holding the LDAP identity `dn` of `provider`, as an LDAP sign-in leaves one. Until
- * auth's events carry identities, the identity is written into the ldap service's copy directly
- * (after the user's copy arrived).
+ * A new user holding the LDAP identity `dn` of `provider`, made by an administrator through
+ * `POST /users` with `provider` + `extern_uid`; waits until auth's event brought the identity to
+ * the ldap service.
  */
 export async function ldapUser(stack: Stack, dn: string, provider = "ldapmain"): Promise<SignedIn> {
-  const signedIn = await signedInUser(stack);
-  await waitFor("the ldap copy of the user", async () => {
-    const { rows } = await stack.db.query("SELECT 1 FROM ldap.users WHERE id = $1", [signedIn.user.id]);
-    return rows.length > 0;
-  });
-  await giveIdentity(stack, signedIn.user.id, dn, provider);
+  const signedIn = await signedInUser(stack, ["api"], { provider, extern_uid: dn });
+  await copiedIdentity(stack, signedIn.user.id, dn, provider);
   return signedIn;
 }
 
+/** An existing user gets the identity (`PUT /users/:id`), as far as the ldap service's copy. */
 export async function giveIdentity(stack: Stack, userId: number, dn: string, provider = "ldapmain") {
-  await stack.db.query(
-    `INSERT INTO ldap.identities (user_id, provider, extern_uid, dn_key) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (user_id, provider) DO UPDATE SET extern_uid = EXCLUDED.extern_uid, dn_key = EXCLUDED.dn_key`,
-    [userId, provider, normalizeDn(dn), normalizeDn(dn)],
-  );
+  const res = await stack.gw.put(`/api/v4/users/${userId}`, {
+    token: stack.rootToken,
+    json: { provider, extern_uid: dn },
+  });
+  if (res.status !== 200) throw new Error(`PUT /users answered ${res.status} ${res.text}`);
+  await copiedIdentity(stack, userId, dn, provider);
+}
+
+export async function copiedIdentity(stack: Stack, userId: number, dn: string, provider = "ldapmain") {
+  await waitFor("the ldap copy of the identity", async () => {
+    const { rows } = await stack.db.query(
+      "SELECT 1 FROM ldap.identities WHERE user_id = $1 AND provider = $2 AND dn_key = $3",
+      [userId, provider, normalizeDn(dn)],
+    );
+    return rows.length > 0;
+  });
 }
 
 export interface SyncState {

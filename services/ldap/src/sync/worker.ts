@@ -1,7 +1,9 @@
 import type { Timer } from "@canopy/kit";
 import { planFeatures } from "@canopy/kit";
 import type { Deps } from "../deps";
+import { takeFirstSignIn } from "../store/first-sign-ins";
 import { claimPending, claimSchedule, failStale, markAllLinkedPending } from "../store/syncs";
+import { syncForFirstSignIn } from "./first-sign-in";
 import { runSync } from "./run-sync";
 
 /**
@@ -34,8 +36,13 @@ export class SyncWorkers {
     }
   }
 
-  /** Claims and runs pending syncs one after another until there is none. */
+  /** Queues the syncs of waiting first sign-ins, then claims and runs pending syncs until there is none. */
   private async drain(deps: Deps): Promise<void> {
+    while (!this.stopped) {
+      const signIn = await takeFirstSignIn(deps.pool);
+      if (!signIn) break;
+      await syncForFirstSignIn(deps, signIn);
+    }
     while (!this.stopped) {
       const claimed = await claimPending(deps.pool);
       if (!claimed) return;
