@@ -35,6 +35,8 @@ export const ldapServiceDefinition = defineService({
   grpc: (deps) => [serve(ldap.LdapServiceService, ldapService(deps))],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
   timers: (deps) => syncTimers(deps, workersOf.get(deps)!),
+  // Syncs in flight finish (their command recorded or their failure marked) before the pool closes.
+  stop: (deps) => workersOf.get(deps)!.stop(),
 });
 
 const workersOf = new WeakMap<Deps, SyncWorkers>();
