@@ -14,7 +14,7 @@ let stack: Stack;
 let user: { id: number; secret: string };
 let admin: { id: number; secret: string };
 beforeAll(async () => {
-  stack = await startStack();
+  stack = await startStack({ ldap: {} });
   const u = await signedInUser(stack, ["api"]);
   const a = await signedInUser(stack, ["api", "sudo"], { admin: true });
   user = { id: u.user.id, secret: u.secret };

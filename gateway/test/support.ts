@@ -21,6 +21,7 @@ import {
 import { authServiceDefinition, type AuthConfig } from "@canopy/auth";
 import { groupsServiceDefinition, type GroupsConfig } from "@canopy/groups";
 import { projectsServiceDefinition, type ProjectsConfig } from "@canopy/projects";
+import { ldapServiceDefinition, type LdapServiceConfig } from "@canopy/ldap";
 import { loadGatewayConfig, startGateway } from "../src";
 
 export { unique, waitFor };
@@ -101,6 +102,8 @@ export interface Stack {
   projectsService: TestService<ProjectsConfig, unknown>;
   /** Every replica of the projects service; gateways spread their calls over them round-robin. */
   projectsReplicas: TestService<ProjectsConfig, unknown>[];
+  /** The ldap service, when the stack was asked for it (`ldap`). */
+  ldapService?: TestService<LdapServiceConfig, unknown>;
   /** The first gateway; `gateways` holds all of them. */
   gw: Gateway;
   gateways: Gateway[];
@@ -133,6 +136,8 @@ export async function startStack(
     env?: Record<string, string>;
     /** Replicas of the projects service (default 1), sharing its consumers as a deployment's do. */
     projectsReplicas?: number;
+    /** Also start the ldap service, with this environment on top of `env`. */
+    ldap?: Record<string, string>;
   } = {},
 ): Promise<Stack> {
   const logs = recordingLogger("auth");
@@ -156,6 +161,12 @@ export async function startStack(
     );
   }
   const projects = projectsReplicas[0]!;
+  const ldap = options.ldap
+    ? await startTestService(ldapServiceDefinition, {
+        env: { ...options.env, ...options.ldap },
+        log: childLogger(logs, "ldap"),
+      })
+    : undefined;
   // One target naming every replica, as `CANOPY_REPLICAS=2 npm start` gives it (README).
   const projectsAddress =
     projectsReplicas.length === 1
@@ -173,6 +184,7 @@ export async function startStack(
       CANOPY_AUTH_ADDRESS: authAddress,
       CANOPY_GROUPS_ADDRESS: groups.address,
       CANOPY_PROJECTS_ADDRESS: projectsAddress,
+      ...(ldap ? { CANOPY_LDAP_ADDRESS: ldap.address } : {}),
       CANOPY_EXTERNAL_URL: EXTERNAL_URL,
       ...options.env,
       ...env,
@@ -188,6 +200,7 @@ export async function startStack(
     groupsService: groups,
     projectsService: projects,
     projectsReplicas,
+    ldapService: ldap,
     gw: gateways[0]!,
     gateways,
     rootToken,
@@ -200,6 +213,7 @@ export async function startStack(
       for (const g of gateways) await g.stop();
       await redis.quit();
       await db.end();
+      await ldap?.stop();
       for (const replica of projectsReplicas) await replica.stop();
       await groups.stop();
       await auth.stop();

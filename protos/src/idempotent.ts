@@ -13,6 +13,7 @@ import type { GroupAvatarsServiceService } from "./gen/canopy/groups/v1/avatars"
 import type { GroupLifecycleServiceService } from "./gen/canopy/groups/v1/lifecycle";
 import type { GroupMembersServiceService } from "./gen/canopy/groups/v1/members";
 import type { NamespacesServiceService } from "./gen/canopy/groups/v1/namespaces";
+import type { LdapServiceService } from "./gen/canopy/ldap/v1/ldap";
 
 /**
  * Methods a client may safely send again after UNAVAILABLE: reads, and writes whose repetition
@@ -85,4 +86,12 @@ export const PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS: (keyof typeof Project
 export const GROUP_PROJECTS_IDEMPOTENT_METHODS: (keyof typeof GroupProjectsServiceService)[] = [
   "listGroupProjects",
   "groupDetailProjects",
+];
+
+/** LDAP reads and the sync request (asking twice queues at most one sync). */
+export const LDAP_IDEMPOTENT_METHODS: (keyof typeof LdapServiceService)[] = [
+  "listGroupLinks",
+  "searchDirectoryGroups",
+  "requestGroupSync",
+  "getGroupSyncState",
 ];

@@ -46,3 +46,7 @@ export * as projectSharing from "./gen/canopy/projects/v1/sharing";
 export * as projectCustomAttributes from "./gen/canopy/projects/v1/custom_attributes";
 export { GROUP_PROJECTS_IDEMPOTENT_METHODS } from "./idempotent";
 export * as projectLifecycle from "./gen/canopy/projects/v1/project_lifecycle";
+export * as ldap from "./gen/canopy/ldap/v1/ldap";
+export * as ldapEvents from "./gen/canopy/ldap/v1/events";
+export { LDAP_EVENTS, LDAP_SUBJECTS } from "./events/ldap";
+export { LDAP_IDEMPOTENT_METHODS } from "./idempotent";

@@ -20,7 +20,9 @@ export const memberUserBasic = (u: groupMembers.MemberUser, externalUrl: string)
  * there only when the service gave it (to administrators).
  */
 export function memberEntity(
-  m: Pick<groupMembers.Member, "user" | "accessLevel" | "createdAt" | "createdBy" | "expiresAt">,
+  m: Pick<groupMembers.Member, "user" | "accessLevel" | "createdAt" | "createdBy" | "expiresAt"> & {
+    ldap?: boolean;
+  },
   externalUrl: string,
 ) {
   return {
@@ -30,6 +32,8 @@ export function memberEntity(
     ...(m.createdBy ? { created_by: memberUserBasic(m.createdBy, externalUrl) } : {}),
     expires_at: orNull(m.expiresAt),
     ...(m.user!.email !== undefined ? { email: m.user!.email } : {}),
+    // EE: `override` on a group membership managed by LDAP (Canopy has no manual override: false).
+    ...(m.ldap ? { override: false } : {}),
     membership_state: "active",
   };
 }

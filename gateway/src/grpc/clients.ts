@@ -17,6 +17,8 @@ import {
   GROUP_MEMBERS_IDEMPOTENT_METHODS,
   groupProjects,
   GROUP_PROJECTS_IDEMPOTENT_METHODS,
+  ldap,
+  LDAP_IDEMPOTENT_METHODS,
   namespaces,
   NAMESPACES_IDEMPOTENT_METHODS,
   oauth,
@@ -154,6 +156,12 @@ export const CLIENTS = {
     definition: projectLifecycle.ProjectLifecycleServiceService,
     // A restore is not repeated: the second one is a 400.
     idempotent: [],
+  }),
+  ldap: spec({
+    service: "ldap",
+    address: "CANOPY_LDAP_ADDRESS",
+    definition: ldap.LdapServiceService,
+    idempotent: LDAP_IDEMPOTENT_METHODS,
   }),
 };
 

@@ -10,6 +10,7 @@ import { groupUpdateEndpoints } from "./group-update";
 import { groupLifecycleEndpoints } from "./group-lifecycle";
 import { groupListEndpoints } from "./group-lists";
 import { groupProjectEndpoints } from "./group-projects";
+import { ldapEndpoints } from "./ldap";
 import { namespaceEndpoints } from "./namespaces";
 import { projectEndpoints } from "./projects";
 import { projectCustomAttributeEndpoints } from "./project-custom-attributes";
@@ -39,6 +40,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupLifecycleEndpoints,
   ...groupMemberEndpoints,
   ...groupProjectEndpoints,
+  ...ldapEndpoints,
   ...namespaceEndpoints,
   ...projectEndpoints,
   ...projectMemberEndpoints,

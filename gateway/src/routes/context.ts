@@ -18,6 +18,7 @@ import type {
   projectSharing,
   projectCustomAttributes,
   projectLifecycle,
+  ldap,
 } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { AnswerCache } from "../http/answer-cache";
@@ -48,6 +49,7 @@ export interface RouteDeps {
   >;
   groupProjects: PromiseClient<typeof groupProjects.GroupProjectsServiceService>;
   projectLifecycle: PromiseClient<typeof projectLifecycle.ProjectLifecycleServiceService>;
+  ldap: PromiseClient<typeof ldap.LdapServiceService>;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

@@ -44,6 +44,8 @@ export const GROUPS_EVENTS = {
   namespaceRepublished: kind("namespace.republished", "NamespaceRepublished", events.NamespaceRepublished),
   membershipRepublished: kind("member.republished", "MembershipRepublished", events.MembershipRepublished),
   groupShareRepublished: kind("share.republished", "GroupShareRepublished", events.GroupShareRepublished),
+  /** The answer to an ldap DesiredLdapMembers command (not a hook event). */
+  ldapMembersApplied: kind("ldap_members.applied", "LdapMembersApplied", events.LdapMembersApplied),
   /** Internal: the copies of other contexts' data changed (answer caches drop what they kept). */
   copiesChanged: kind("copies.changed", "GroupCopiesChanged", events.GroupCopiesChanged),
 } as const;

@@ -14,6 +14,7 @@ import { loadGroupsConfig } from "./config";
 import type { Deps } from "./deps";
 import { projectMembersConsumer, projectSharesConsumer } from "./events/project-access";
 import { projectsConsumer } from "./events/projects";
+import { ldapMembersConsumer } from "./events/ldap-members";
 import { usersConsumer } from "./events/users";
 import { avatarsService } from "./rpc/avatars-service";
 import { groupsService } from "./rpc/groups-service";
@@ -58,6 +59,7 @@ export const groupsServiceDefinition = defineService({
     projectsConsumer(deps),
     projectMembersConsumer(deps),
     projectSharesConsumer(deps),
+    ldapMembersConsumer(deps),
   ],
   timers: (deps) => [
     ...lifecycleTimers(deps),

@@ -28,7 +28,9 @@ export const planFeatures = (plan: Plan) => ({
   fileTemplates: PREMIUM.has(plan),
   /** Group webhooks. */
   groupWebhooks: PREMIUM.has(plan),
-  /** LDAP filter links. */
+  /** LDAP group sync (GitLab's licence `ldap_group_sync`): cn links are synced, POST /ldap_sync. */
+  ldapGroupSync: PREMIUM.has(plan),
+  /** LDAP filter links (GitLab's licence `ldap_group_sync_filter`). */
   ldapFilterLinks: PREMIUM.has(plan),
 });
 

@@ -96,5 +96,6 @@ export function toMember(row: MemberListRow, actor: common.Actor): groupMembers.
     expiresAt: row.expires_at ?? "",
     createdBy: memberCreatedByOf(row),
     sourceGroupId: row.source_group_id,
+    ldap: row.ldap,
   };
 }

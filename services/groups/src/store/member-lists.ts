@@ -30,6 +30,8 @@ export interface MemberListRow extends MemberUserColumns {
   membership_id: number;
   source_group_id: number;
   access_level: number;
+  /** Managed by LDAP group sync (migration 0014). */
+  ldap: boolean;
   expires_at: string | null;
   created_at: Date;
   updated_at: Date;
@@ -46,12 +48,12 @@ const allCandidatesSql = `
   g AS (SELECT traversal_ids FROM namespaces WHERE id = $1),
   candidates AS (
     SELECT m.id, m.namespace_id, m.user_id, m.access_level, m.expires_at, m.created_by_id,
-           m.created_at, m.updated_at
+           m.created_at, m.updated_at, m.ldap
       FROM members m, g
      WHERE m.namespace_id = ANY(g.traversal_ids) AND m.access_level >= 10
     UNION ALL
     SELECT m.id, m.namespace_id, m.user_id, LEAST(m.access_level, l.group_access), m.expires_at,
-           m.created_by_id, m.created_at, m.updated_at
+           m.created_by_id, m.created_at, m.updated_at, m.ldap
       FROM g, group_links l
       JOIN namespaces inv ON inv.id = l.shared_with_group_id
       JOIN members m ON m.namespace_id = l.shared_with_group_id
@@ -65,7 +67,7 @@ const allCandidatesSql = `
 
 const SELECT_ROW = `
   SELECT b.id AS membership_id, b.namespace_id AS source_group_id, b.access_level,
-         to_char(b.expires_at, 'YYYY-MM-DD') AS expires_at, b.created_at, b.updated_at,
+         to_char(b.expires_at, 'YYYY-MM-DD') AS expires_at, b.created_at, b.updated_at, b.ldap,
          u.id AS user_id, u.username, u.name, u.state, u.avatar_url, u.email,
          c.id AS created_by_id, c.username AS created_by_username, c.name AS created_by_name,
          c.state AS created_by_state, c.avatar_url AS created_by_avatar_url`;

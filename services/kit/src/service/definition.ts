@@ -43,6 +43,12 @@ export interface ServiceDefinition<C extends BaseConfig, D> {
   grpc: (deps: D) => ServiceBinding[];
   consumers?: (deps: D) => ConsumerDefinition[];
   timers?: (deps: D) => Timer[];
+  /**
+   * Runs early when the service stops (once readiness says no), while the database, NATS and the
+   * outbox relay are still up and before timers and gRPC stop:
+   * for work of the service's own that must finish (or be abandoned cleanly) before they go.
+   */
+  stop?: (deps: D) => Promise<void>;
   /** Readiness checks besides PostgreSQL and NATS, which every service has. */
   checks?: (deps: D) => ReadinessCheck[];
 }

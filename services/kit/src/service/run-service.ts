@@ -107,6 +107,8 @@ export async function runService<C extends BaseConfig, D>(
     lifecycle.onStop("grpc", () => grpc.shutdown());
 
     lifecycle.onStop("timers", await startTimers(definition.timers?.(deps) ?? [], log));
+    const ownStop = definition.stop;
+    if (ownStop) lifecycle.onStop(`${name}'s own work`, () => ownStop(deps));
 
     const health = await startHealthServer({
       port: config.CANOPY_HEALTH_PORT,

@@ -171,6 +171,27 @@ export interface GroupCopiesChanged {
   causeType: string;
 }
 
+/**
+ * The groups service applied an ldap DesiredLdapMembers command (or refused it): the ldap service
+ * finishes that sync with it. Not a hook event; the membership changes were published as the usual
+ * MemberAdded / MemberUpdated / MemberRemoved events in the same transaction.
+ */
+export interface LdapMembersApplied {
+  groupId: number;
+  generation: number;
+  added: number;
+  updated: number;
+  removed: number;
+  /** Members kept because they are the group's last Owner. */
+  keptLastOwner: number;
+  /** Desired users this service does not know (deleted, or not yet copied). */
+  unknownUsers: number;
+  /** Empty on success; the reason otherwise ("group not found"). */
+  error: string;
+  /** True when the command was older than one already applied (nothing changed). */
+  stale: boolean;
+}
+
 function createBaseNamespaceSnapshot(): NamespaceSnapshot {
   return {
     id: 0,
@@ -2393,6 +2414,225 @@ export const GroupCopiesChanged: MessageFns<GroupCopiesChanged> = {
   fromPartial<I extends Exact<DeepPartial<GroupCopiesChanged>, I>>(object: I): GroupCopiesChanged {
     const message = createBaseGroupCopiesChanged();
     message.causeType = object.causeType ?? "";
+    return message;
+  },
+};
+
+function createBaseLdapMembersApplied(): LdapMembersApplied {
+  return {
+    groupId: 0,
+    generation: 0,
+    added: 0,
+    updated: 0,
+    removed: 0,
+    keptLastOwner: 0,
+    unknownUsers: 0,
+    error: "",
+    stale: false,
+  };
+}
+
+export const LdapMembersApplied: MessageFns<LdapMembersApplied> = {
+  encode(message: LdapMembersApplied, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.groupId !== 0) {
+      writer.uint32(8).int64(message.groupId);
+    }
+    if (message.generation !== 0) {
+      writer.uint32(16).int64(message.generation);
+    }
+    if (message.added !== 0) {
+      writer.uint32(24).int32(message.added);
+    }
+    if (message.updated !== 0) {
+      writer.uint32(32).int32(message.updated);
+    }
+    if (message.removed !== 0) {
+      writer.uint32(40).int32(message.removed);
+    }
+    if (message.keptLastOwner !== 0) {
+      writer.uint32(48).int32(message.keptLastOwner);
+    }
+    if (message.unknownUsers !== 0) {
+      writer.uint32(56).int32(message.unknownUsers);
+    }
+    if (message.error !== "") {
+      writer.uint32(66).string(message.error);
+    }
+    if (message.stale !== false) {
+      writer.uint32(72).bool(message.stale);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LdapMembersApplied {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLdapMembersApplied();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.generation = longToNumber(reader.int64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.added = reader.int32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.updated = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.removed = reader.int32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.keptLastOwner = reader.int32();
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.unknownUsers = reader.int32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.error = reader.string();
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.stale = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LdapMembersApplied {
+    return {
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      generation: isSet(object.generation) ? globalThis.Number(object.generation) : 0,
+      added: isSet(object.added) ? globalThis.Number(object.added) : 0,
+      updated: isSet(object.updated) ? globalThis.Number(object.updated) : 0,
+      removed: isSet(object.removed) ? globalThis.Number(object.removed) : 0,
+      keptLastOwner: isSet(object.keptLastOwner)
+        ? globalThis.Number(object.keptLastOwner)
+        : isSet(object.kept_last_owner)
+        ? globalThis.Number(object.kept_last_owner)
+        : 0,
+      unknownUsers: isSet(object.unknownUsers)
+        ? globalThis.Number(object.unknownUsers)
+        : isSet(object.unknown_users)
+        ? globalThis.Number(object.unknown_users)
+        : 0,
+      error: isSet(object.error) ? globalThis.String(object.error) : "",
+      stale: isSet(object.stale) ? globalThis.Boolean(object.stale) : false,
+    };
+  },
+
+  toJSON(message: LdapMembersApplied): unknown {
+    const obj: any = {};
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.generation !== 0) {
+      obj.generation = Math.round(message.generation);
+    }
+    if (message.added !== 0) {
+      obj.added = Math.round(message.added);
+    }
+    if (message.updated !== 0) {
+      obj.updated = Math.round(message.updated);
+    }
+    if (message.removed !== 0) {
+      obj.removed = Math.round(message.removed);
+    }
+    if (message.keptLastOwner !== 0) {
+      obj.keptLastOwner = Math.round(message.keptLastOwner);
+    }
+    if (message.unknownUsers !== 0) {
+      obj.unknownUsers = Math.round(message.unknownUsers);
+    }
+    if (message.error !== "") {
+      obj.error = message.error;
+    }
+    if (message.stale !== false) {
+      obj.stale = message.stale;
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LdapMembersApplied>, I>>(base?: I): LdapMembersApplied {
+    return LdapMembersApplied.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LdapMembersApplied>, I>>(object: I): LdapMembersApplied {
+    const message = createBaseLdapMembersApplied();
+    message.groupId = object.groupId ?? 0;
+    message.generation = object.generation ?? 0;
+    message.added = object.added ?? 0;
+    message.updated = object.updated ?? 0;
+    message.removed = object.removed ?? 0;
+    message.keptLastOwner = object.keptLastOwner ?? 0;
+    message.unknownUsers = object.unknownUsers ?? 0;
+    message.error = object.error ?? "";
+    message.stale = object.stale ?? false;
     return message;
   },
 };

@@ -99,6 +99,8 @@ export interface Member {
     | undefined;
   /** The group the membership is held in: the group itself, an ancestor, or an invited group. */
   sourceGroupId: number;
+  /** Managed by LDAP group sync: GitLab's Member entity then shows `override`. */
+  ldap: boolean;
 }
 
 export interface ListMembersRequest {
@@ -343,6 +345,7 @@ function createBaseMember(): Member {
     createdBy: undefined,
     updatedAt: undefined,
     sourceGroupId: 0,
+    ldap: false,
   };
 }
 
@@ -368,6 +371,9 @@ export const Member: MessageFns<Member> = {
     }
     if (message.sourceGroupId !== 0) {
       writer.uint32(56).int64(message.sourceGroupId);
+    }
+    if (message.ldap !== false) {
+      writer.uint32(64).bool(message.ldap);
     }
     return writer;
   },
@@ -441,6 +447,14 @@ export const Member: MessageFns<Member> = {
             message.sourceGroupId = longToNumber(reader.int64());
             continue;
           }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.ldap = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -486,6 +500,7 @@ export const Member: MessageFns<Member> = {
         : isSet(object.source_group_id)
         ? globalThis.Number(object.source_group_id)
         : 0,
+      ldap: isSet(object.ldap) ? globalThis.Boolean(object.ldap) : false,
     };
   },
 
@@ -512,6 +527,9 @@ export const Member: MessageFns<Member> = {
     if (message.sourceGroupId !== 0) {
       obj.sourceGroupId = Math.round(message.sourceGroupId);
     }
+    if (message.ldap !== false) {
+      obj.ldap = message.ldap;
+    }
     return obj;
   },
 
@@ -531,6 +549,7 @@ export const Member: MessageFns<Member> = {
       : undefined;
     message.updatedAt = object.updatedAt ?? undefined;
     message.sourceGroupId = object.sourceGroupId ?? 0;
+    message.ldap = object.ldap ?? false;
     return message;
   },
 };

@@ -1,0 +1,2 @@
+export { ldapServiceDefinition } from "./service";
+export { ldapConfigSchema, loadLdapConfig, type LdapServiceConfig } from "./config";
