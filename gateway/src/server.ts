@@ -88,6 +88,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     projectCustomAttributes: clients.projectCustomAttributes,
     groupProjects: clients.groupProjects,
     projectLifecycle: clients.projectLifecycle,
+    groupHooks: clients.groupHooks,
     answers,
     writes: new RecentWrites(redis, log, {
       keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,

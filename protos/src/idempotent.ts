@@ -1,3 +1,4 @@
+import type { GroupHooksServiceService } from "./gen/canopy/hooks/v1/hooks";
 import type { ProjectsServiceService } from "./gen/canopy/projects/v1/projects";
 import type { ProjectMembersServiceService } from "./gen/canopy/projects/v1/members";
 import type { ProjectSharingServiceService } from "./gen/canopy/projects/v1/sharing";
@@ -85,4 +86,12 @@ export const PROJECT_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS: (keyof typeof Project
 export const GROUP_PROJECTS_IDEMPOTENT_METHODS: (keyof typeof GroupProjectsServiceService)[] = [
   "listGroupProjects",
   "groupDetailProjects",
+];
+
+/** Hook reads; writes, tests and resends are never repeated blindly (a test or resend sends again). */
+export const GROUP_HOOKS_IDEMPOTENT_METHODS: (keyof typeof GroupHooksServiceService)[] = [
+  "authorizeHooks",
+  "listHooks",
+  "getHook",
+  "listHookEvents",
 ];

@@ -46,3 +46,5 @@ export * as projectSharing from "./gen/canopy/projects/v1/sharing";
 export * as projectCustomAttributes from "./gen/canopy/projects/v1/custom_attributes";
 export { GROUP_PROJECTS_IDEMPOTENT_METHODS } from "./idempotent";
 export * as projectLifecycle from "./gen/canopy/projects/v1/project_lifecycle";
+export * as hooks from "./gen/canopy/hooks/v1/hooks";
+export { GROUP_HOOKS_IDEMPOTENT_METHODS } from "./idempotent";

@@ -1,6 +1,7 @@
 import type { Endpoint } from "../http/endpoint";
 import { applicationSettingsEndpoints } from "./application-settings";
 import { applicationEndpoints } from "./applications";
+import { groupHookEndpoints } from "./group-hooks";
 import { groupPushRuleEndpoints } from "./group-push-rules";
 import { groupMemberEndpoints } from "./group-members";
 import { groupEndpoints } from "./groups";
@@ -35,6 +36,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupSharingEndpoints,
   ...groupCustomAttributeEndpoints,
   ...groupPushRuleEndpoints,
+  ...groupHookEndpoints,
   ...groupUpdateEndpoints,
   ...groupLifecycleEndpoints,
   ...groupMemberEndpoints,

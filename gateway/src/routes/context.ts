@@ -5,6 +5,7 @@ import type {
   groupCustomAttributes,
   groups,
   groupSharing,
+  hooks,
   oauth,
   pushRules,
   settings,
@@ -48,6 +49,7 @@ export interface RouteDeps {
   >;
   groupProjects: PromiseClient<typeof groupProjects.GroupProjectsServiceService>;
   projectLifecycle: PromiseClient<typeof projectLifecycle.ProjectLifecycleServiceService>;
+  groupHooks: PromiseClient<typeof hooks.GroupHooksServiceService>;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

@@ -107,6 +107,7 @@ export async function runService<C extends BaseConfig, D>(
     lifecycle.onStop("grpc", () => grpc.shutdown());
 
     lifecycle.onStop("timers", await startTimers(definition.timers?.(deps) ?? [], log));
+    for (const task of definition.background?.(deps) ?? []) lifecycle.onStop(task.name, await task.start());
 
     const health = await startHealthServer({
       port: config.CANOPY_HEALTH_PORT,

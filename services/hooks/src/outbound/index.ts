@@ -1,0 +1,2 @@
+export * from "./ports";
+export { standinOutbound as createOutbound, standinPayloads as payloads } from "./standin";
