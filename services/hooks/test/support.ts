@@ -110,11 +110,19 @@ export interface HooksStack {
   stop(): Promise<void>;
 }
 
+const EXTERNAL_URL = "https://canopy.example.com";
+
 /** Fast retries for tests: 100 ms apart, doubling. */
 export const FAST_RETRIES = { CANOPY_HOOK_RETRY_BASE_SECONDS: "0.1", CANOPY_HOOK_POLL_MS: "200" };
 
 export async function startHooksStack(
-  options: { env?: Record<string, string>; hooksEnv?: Record<string, string>; allowLocal?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    hooksEnv?: Record<string, string>;
+    /** The projects service's own (CANOPY_PLAN=free removes a project at once instead of marking it). */
+    projectsEnv?: Record<string, string>;
+    allowLocal?: boolean;
+  } = {},
 ): Promise<HooksStack> {
   const database = await throwawayDatabase("canopy_hooks_test_");
   const logs = recordingLogger("auth");
@@ -126,13 +134,13 @@ export async function startHooksStack(
   });
   const groups = await startTestService(groupsServiceDefinition, { env, log: childLogger(logs, "groups") });
   const projects = await startTestService(projectsServiceDefinition, {
-    env,
+    env: { ...env, ...options.projectsEnv },
     log: childLogger(logs, "projects"),
   });
   const hooksReplicas: TestService<HooksConfig, Deps>[] = [];
   const addHooksReplica = async (extra: Record<string, string> = {}) => {
     const replica = await startTestService(hooksServiceDefinition, {
-      env: { ...FAST_RETRIES, ...env, ...options.hooksEnv, ...extra },
+      env: { ...FAST_RETRIES, CANOPY_EXTERNAL_URL: EXTERNAL_URL, ...env, ...options.hooksEnv, ...extra },
       log: childLogger(logs, "hooks"),
     });
     hooksReplicas.push(replica);
@@ -151,7 +159,7 @@ export async function startHooksStack(
     CANOPY_GROUPS_ADDRESS: groups.address,
     CANOPY_PROJECTS_ADDRESS: projects.address,
     CANOPY_HOOKS_ADDRESS: hooks.address,
-    CANOPY_EXTERNAL_URL: "https://canopy.example.com",
+    CANOPY_EXTERNAL_URL: EXTERNAL_URL,
     ...env,
   });
   const started = await startGateway(config, childLogger(logs, "gateway"));
