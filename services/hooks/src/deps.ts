@@ -1,6 +1,5 @@
 import type { ApplicationSettingsView, Logger, PlanFeatures, Pool } from "@canopy/kit";
 import type { HooksConfig } from "./config";
-import type { Outbound, Payloads } from "./outbound";
 import type { HookSecrets } from "./secrets";
 
 /** What commands, finders, consumers and workers need; built by service.ts when the service starts. */
@@ -12,6 +11,4 @@ export interface Deps {
   /** SSRF settings (allow_local_requests_from_web_hooks_and_services, ...) as auth last published them. */
   settings: ApplicationSettingsView;
   secrets: HookSecrets;
-  outbound: Outbound;
-  payloads: Payloads;
 }

@@ -25,6 +25,3 @@ export class HookSecrets {
     return open(this.key, sealed, `hook:${hookId}:${attribute}`);
   }
 }
-
-/** A Standard Webhooks signing secret: `whsec_` and 32 random bytes in base64. */
-export const newSigningSecret = () => `whsec_${randomBytes(32).toString("base64")}`;

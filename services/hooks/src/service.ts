@@ -4,7 +4,6 @@ import { hooks } from "@canopy/protos";
 import { loadHooksConfig } from "./config";
 import type { Deps } from "./deps";
 import { hookEventsConsumer } from "./events/hook-events";
-import { createOutbound, payloads } from "./outbound";
 import { groupHooksService } from "./rpc/hooks-service";
 import { HookSecrets } from "./secrets";
 import { deliveryWorkers, pruneTimer } from "./worker/delivery-worker";
@@ -25,8 +24,6 @@ export const hooksServiceDefinition = defineService({
       log,
     ),
     secrets: await HookSecrets.load(pool, config.CANOPY_SECRET_KEY),
-    outbound: createOutbound(config.CANOPY_EXTERNAL_URL),
-    payloads,
   }),
   grpc: (deps) => [serve(hooks.GroupHooksServiceService, groupHooksService(deps))],
   consumers: (deps) => [hookEventsConsumer(deps)],

@@ -1,71 +1,93 @@
-import { createHash } from "node:crypto";
-import { withTransaction } from "@canopy/kit";
-import { afterFailure, alertStatus, interpolatedUrl } from "../domain/hook-rules";
+import { GITLAB_VERSION, withTransaction } from "@canopy/kit";
+import {
+  buildDeliveryHeaders,
+  buildLogEntry,
+  interpolateUrl,
+  isSuccessfulStatus,
+  sendWebhook,
+  type DeliveryLogEntry,
+  type SendOutcome,
+} from "../delivery";
+import { afterFailure, alertStatus } from "../domain/hook-rules";
 import type { Deps } from "../deps";
-import type { OutboundRequest, OutboundResult } from "../outbound";
+import { eventHeaderOf, renderCustomTemplate, type HookTrigger } from "../payloads";
 import { setFailureState, type Hook } from "../store/hooks";
 import { insertLog } from "../store/logs";
+import { urlGuardOptions } from "./outbound-guard";
 
 /** What one attempt sends besides the hook's own settings. */
 export interface AttemptInput {
+  /** The trigger scope ("member_hooks"): the log's `trigger`, and X-Gitlab-Event. */
   trigger: string;
+  /** The payload before the hook's custom template. */
   payload: unknown;
   idempotencyKey: string;
   eventUuid: string;
 }
 
-/** SHA-256 of the interpolated URL, kept with each log row (a resend refuses a changed URL). */
-export const urlHash = (url: string) => createHash("sha256").update(url).digest("hex");
+export interface AttemptResult {
+  outcome: SendOutcome;
+  entry: DeliveryLogEntry;
+  logId: number;
+  /** GitLab's success: a final 2xx or 3xx. */
+  ok: boolean;
+}
 
-/** Whether GitLab counts the answer as a success: a final 2xx or 3xx. */
-export const succeeded = (r: OutboundResult) => r.status !== null && r.status >= 200 && r.status < 400;
+/** Fails before anything is sent (a missing URL variable, a template that does not render). */
+const notSent = (message: string): SendOutcome => ({
+  kind: "error",
+  failure: "invalid_request",
+  message,
+  durationMs: 0,
+});
 
 /**
- * One HTTP attempt of a hook (WebHookService#execute): sends, then writes its log row (GitLab's
- * WebHookLog, redacted and truncated by the outbound runtime). Returns the result and the log id.
+ * One HTTP attempt of a hook (WebHookService#execute): the URL interpolated, the payload through
+ * the custom template, GitLab's headers rebuilt from the hook (the token and custom headers are
+ * only in the hook: logs keep them redacted) with a fresh X-Gitlab-Webhook-UUID and signature, sent
+ * through the SSRF guard as the settings stand now, then logged (redacted and truncated).
  */
-export async function attempt(deps: Deps, hook: Hook, input: AttemptInput) {
-  const url = interpolatedUrl(hook);
-  const request: OutboundRequest = {
-    url: url ?? hook.url,
-    urlTemplate: hook.url,
-    urlVariables: hook.url_variables,
-    trigger: input.trigger,
-    payload: input.payload,
-    customWebhookTemplate: hook.custom_webhook_template,
-    token: hook.token,
-    customHeaders: hook.custom_headers,
-    signingSecret: hook.signing_secret,
+export async function attempt(deps: Deps, hook: Hook, input: AttemptInput): Promise<AttemptResult> {
+  const interpolation = interpolateUrl(hook.url, hook.url_variables);
+  const payload = input.payload as Record<string, unknown>;
+  const rendered = hook.custom_webhook_template
+    ? renderCustomTemplate(hook.custom_webhook_template, payload)
+    : { ok: true as const, payload };
+  const body = rendered.ok ? JSON.stringify(rendered.payload) : "";
+  const headers = buildDeliveryHeaders({
+    event: eventHeaderOf(input.trigger as HookTrigger),
+    gitlabVersion: GITLAB_VERSION,
+    instanceUrl: deps.config.CANOPY_EXTERNAL_URL,
     idempotencyKey: input.idempotencyKey,
     eventUuid: input.eventUuid,
-    verifyTls: hook.enable_ssl_verification,
-  };
-  const result: OutboundResult =
-    url === undefined
-      ? {
-          status: null,
-          internalError: "Invalid URL template. Missing keys",
-          requestHeaders: {},
-          requestData: input.payload,
-          responseHeaders: {},
-          responseBody: "",
-          durationSeconds: 0,
-        }
-      : await deps.outbound.send(
-          request,
-          deps.settings.current(),
-          deps.config.CANOPY_HOOK_TIMEOUT_SECONDS * 1000,
-        );
-  const entry = deps.outbound.logEntry(request, result);
-  const logId = await insertLog(
-    deps.pool,
-    hook.id,
-    input.trigger,
-    urlHash(url ?? hook.url),
-    input.idempotencyKey,
-    entry,
-  );
-  return { result, logId };
+    token: hook.token,
+    customHeaders: hook.custom_headers,
+    signing: { secret: hook.signing_secret, body },
+  });
+  let outcome: SendOutcome;
+  if (!interpolation.ok) outcome = notSent(interpolation.message);
+  else if (!rendered.ok) outcome = notSent(rendered.message);
+  else
+    outcome = await sendWebhook({
+      url: interpolation.url,
+      body,
+      headers: headers.sent,
+      guard: urlGuardOptions(deps),
+      verifyTls: hook.enable_ssl_verification,
+      timeoutMs: deps.config.CANOPY_HOOK_TIMEOUT_SECONDS * 1000,
+    });
+  const entry = buildLogEntry({
+    trigger: input.trigger,
+    urlTemplate: hook.url,
+    interpolatedUrl: interpolation.ok ? interpolation.url : hook.url,
+    urlVariables: hook.url_variables,
+    requestHeaders: headers.logged,
+    // GitLab logs the event's data (not the template's output), and nothing when the template failed.
+    requestData: rendered.ok ? payload : {},
+    outcome,
+  });
+  const logId = await insertLog(deps.pool, hook.id, input.idempotencyKey, entry);
+  return { outcome, entry, logId, ok: isSuccessfulStatus(entry.responseStatus) };
 }
 
 /**

@@ -12,7 +12,7 @@ import { authorizeHooks } from "../domain/access";
 import { applyUpdateResets, createErrorMessage, updateError, type HookValues } from "../domain/hook-rules";
 import type { Deps } from "../deps";
 import { hookMessage } from "../domain/hook-message";
-import { newSigningSecret } from "../secrets";
+import { newSigningSecret } from "../delivery";
 import {
   deleteHook,
   findHook,

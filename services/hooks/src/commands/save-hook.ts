@@ -13,6 +13,7 @@ import {
 import type { Deps } from "../deps";
 import { camel } from "../domain/hook-message";
 import { countGroupHooks } from "../store/hooks";
+import { urlBlockedAtSave } from "./outbound-guard";
 
 /** A new hook's values before the request's: push_events on, SSL verification on, the rest off. */
 export const DEFAULT_VALUES: HookValues = {
@@ -74,13 +75,12 @@ export async function validateHook(
   creating?: { tx: Queryable; groupId: number },
 ): Promise<{ values: HookValues; errors: HookErrors }> {
   const v = normalizeBranchFilter(values);
-  const settings = deps.settings.current();
   const plain = Object.keys(v.url_variables).length ? undefined : urlToCheck(v, {});
-  const urlBlocked = plain ? await deps.outbound.blockedAtSave(plain.url, settings) : undefined;
+  const urlBlocked = plain ? await urlBlockedAtSave(deps, plain.url) : undefined;
   const errors = hookErrors(v, urlBlocked);
   const interpolated = plain ? undefined : urlToCheck(v, errors);
   if (interpolated) {
-    const reason = await deps.outbound.blockedAtSave(interpolated.url, settings);
+    const reason = await urlBlockedAtSave(deps, interpolated.url);
     if (reason) (errors[interpolated.attribute] ??= []).push(reason);
   }
   if (creating && (await countGroupHooks(creating.tx, creating.groupId)) >= MAX_HOOKS_PER_GROUP)

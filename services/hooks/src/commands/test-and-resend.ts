@@ -1,14 +1,20 @@
 import { randomUUID } from "node:crypto";
-import { apiError, recordNotFound } from "@canopy/kit";
+import { apiError, grapeError, recordNotFound } from "@canopy/kit";
 import type { hooks } from "@canopy/protos";
+import { interpolateUrl, urlHash } from "../delivery";
 import { authorizeHooks } from "../domain/access";
-import { alertStatus, interpolatedUrl } from "../domain/hook-rules";
-import { TRIGGER_OF, type Flag } from "../domain/flags";
+import { alertStatus } from "../domain/hook-rules";
 import type { Deps } from "../deps";
+import { hookGroupOf, hookProjectOf, hookUserOf } from "../events/payload-inputs";
+import { buildTestPayload, NO_PROJECT_ANSWER } from "../payloads";
 import { findNamespace, findProject, findUser, firstProjectIn } from "../store/copies";
 import { findHook } from "../store/hooks";
 import { findLog } from "../store/logs";
-import { attempt, recordOutcome, succeeded, urlHash } from "./attempt";
+import { attempt, recordOutcome, type AttemptResult } from "./attempt";
+
+/** The 422 of a delivery that got no answer: the transport's reason ("URL is blocked: ..."). */
+const noAnswer = (result: AttemptResult) =>
+  result.outcome.kind === "error" ? apiError(422, result.outcome.message) : undefined;
 
 /**
  * POST .../test/:trigger (lib/api/hooks/trigger_test.rb, ee/app/services/test_hooks/group_service.rb):
@@ -26,34 +32,40 @@ export async function testHook(deps: Deps, req: hooks.TestHookRequest): Promise<
     projectId === undefined ? undefined : findProject(deps.pool, projectId),
     findUser(deps.pool, req.actor!.userId),
   ]);
-  if (!group || !project) throw apiError(422, "Ensure the group has a project with commits.");
-  const payload = deps.payloads.test(req.trigger, {
-    group,
-    project,
-    user: user ?? {
-      id: req.actor!.userId,
-      username: req.actor!.username,
-      name: req.actor!.username,
-      email: "",
-    },
+  // The copies lag the group's creation: answered as a group without projects.
+  if (!group) throw apiError(NO_PROJECT_ANSWER.status, NO_PROJECT_ANSWER.body.message);
+  const sample = buildTestPayload({
+    trigger: req.trigger,
+    group: hookGroupOf(group),
+    project: project ? hookProjectOf(project) : null,
+    user: user
+      ? hookUserOf(user)
+      : { id: req.actor!.userId, username: req.actor!.username, name: req.actor!.username, email: "" },
+    instanceUrl: deps.config.CANOPY_EXTERNAL_URL,
   });
-  if ("unavailable" in payload) throw apiError(422, String(payload.unavailable));
-  const { result } = await attempt(deps, hook, {
-    trigger: TRIGGER_OF[req.trigger as Flag] ?? req.trigger,
-    payload,
+  if (!sample.ok)
+    throw "error" in sample.body
+      ? grapeError(sample.status, sample.body.error)
+      : apiError(sample.status, sample.body.message);
+  const result = await attempt(deps, hook, {
+    trigger: sample.trigger,
+    payload: sample.payload,
     idempotencyKey: randomUUID(),
     eventUuid: randomUUID(),
   });
-  await recordOutcome(deps, hook.id, succeeded(result));
-  if (result.status === null) throw apiError(422, result.internalError ?? "internal error");
-  if (result.status < 200 || result.status > 299) throw apiError(422, result.responseBody);
-  return { responseStatus: result.status };
+  await recordOutcome(deps, hook.id, result.ok);
+  const failed = noAnswer(result);
+  if (failed) throw failed;
+  const { status, body } = result.outcome as Extract<AttemptResult["outcome"], { kind: "response" }>;
+  if (status < 200 || status > 299) throw apiError(422, body);
+  return { responseStatus: status };
 }
 
 /**
  * POST .../events/:hook_log_id/resend (app/services/web_hooks/events/resend_service.rb): the logged
- * request data again, with the log's Idempotency-Key, now and not forced. Any HTTP answer is a
- * success ({"response_status": code}); no answer is 422 with the reason.
+ * request data again, with the log's Idempotency-Key, now and not forced. The headers are built
+ * from the hook again (the log's copy has the token and custom headers redacted). Any HTTP answer
+ * is a success ({"response_status": code}); no answer is 422 with the reason.
  */
 export async function resendHookEvent(
   deps: Deps,
@@ -64,18 +76,19 @@ export async function resendHookEvent(
   if (!hook) throw recordNotFound();
   const log = await findLog(deps.pool, hook.id, req.hookLogId);
   if (!log) throw recordNotFound();
-  const url = interpolatedUrl(hook);
-  if (url === undefined || urlHash(url) !== log.url_hash)
+  const url = interpolateUrl(hook.url, hook.url_variables);
+  if (!url.ok || urlHash(url.url) !== log.url_hash)
     throw apiError(422, "The hook URL has changed, and this log entry cannot be retried");
   if (alertStatus(hook, deps.config.CANOPY_HOOK_AUTO_DISABLE) !== "executable")
     throw apiError(422, "Hook disabled");
-  const { result } = await attempt(deps, hook, {
+  const result = await attempt(deps, hook, {
     trigger: log.trigger,
     payload: log.request_data,
     idempotencyKey: log.idempotency_key,
     eventUuid: randomUUID(),
   });
-  await recordOutcome(deps, hook.id, succeeded(result));
-  if (result.status === null) throw apiError(422, result.internalError ?? "internal error");
-  return { responseStatus: result.status };
+  await recordOutcome(deps, hook.id, result.ok);
+  const failed = noAnswer(result);
+  if (failed) throw failed;
+  return { responseStatus: (result.outcome as { status: number }).status };
 }

@@ -1,9 +1,17 @@
 import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
 import { AUTH_EVENTS, GROUPS_EVENTS, PROJECTS_EVENTS, userSnapshotOf, type events } from "@canopy/protos";
-import type { Flag } from "../domain/flags";
-import { TRIGGER_OF } from "../domain/flags";
 import type { Deps } from "../deps";
-import type { PayloadGroup } from "../outbound";
+import {
+  buildMemberPayload,
+  buildProjectPayload,
+  buildSubgroupPayload,
+  HOOK_TRIGGERS,
+  type BuiltHookPayload,
+  type HookTrigger,
+  type MemberEventName,
+  type ProjectEventName,
+  type SubgroupEventName,
+} from "../payloads";
 import {
   deleteMember,
   deleteNamespace,
@@ -19,10 +27,11 @@ import {
   upsertNamespace,
   upsertProject,
   upsertUser,
-  type NamespaceRow,
+  type MemberRow,
 } from "../store/copies";
 import { insertDeliveries } from "../store/deliveries";
 import { deleteGroupHooks, hooksForEvent } from "../store/hooks";
+import { hookGroupOf, hookMembershipOf, hookProjectOf, hookUserOf, unknownUser } from "./payload-inputs";
 
 /**
  * Turns the other contexts' events into deliveries (§2.4 of the hooks reference), and keeps the
@@ -43,27 +52,23 @@ export const hookEventsConsumer = (deps: Deps): ConsumerDefinition => ({
   handle: (event, tx, meta) => applyEvent(deps, event, tx, meta.streamSequence),
 });
 
+/** What an event fires: a payload (with its trigger) for the hooks of these groups. */
 interface Fired {
-  flag: Flag;
   groupIds: number[];
-  payload: Record<string, unknown>;
+  built: BuiltHookPayload<object>;
 }
 
 const dateOf = (event: events.Event) => event.occurredAt ?? new Date();
 
 async function fanOut(deps: Deps, tx: PoolClient, event: events.Event, seq: number, fired: Fired) {
   if (!deps.plan.groupWebhooks || !fired.groupIds.length) return;
-  const hooks = await hooksForEvent(tx, fired.groupIds, fired.flag, deps.config.CANOPY_HOOK_AUTO_DISABLE);
+  const { trigger, payload } = fired.built;
+  const flag = HOOK_TRIGGERS[trigger as HookTrigger].flag;
+  const hooks = await hooksForEvent(tx, fired.groupIds, flag, deps.config.CANOPY_HOOK_AUTO_DISABLE);
   await insertDeliveries(
     tx,
     hooks.map((h) => h.id),
-    {
-      eventId: event.id,
-      seq,
-      trigger: TRIGGER_OF[fired.flag],
-      payload: fired.payload,
-      occurredAt: dateOf(event),
-    },
+    { eventId: event.id, seq, trigger, payload, occurredAt: dateOf(event) },
   );
 }
 
@@ -73,18 +78,16 @@ export async function applyEvent(
   tx: PoolClient,
   seq: number,
 ): Promise<void> {
-  const fired = await applyAndFire(deps, event, tx);
+  const fired = await applyAndFire(event, tx);
   if (fired) await fanOut(deps, tx, event, seq, fired);
 }
 
-const groupOf = (n: NamespaceRow): PayloadGroup => n;
-
-async function applyAndFire(deps: Deps, event: events.Event, tx: PoolClient): Promise<Fired | undefined> {
+async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired | undefined> {
   const at = dateOf(event);
   const created = payloadOf(event, GROUPS_EVENTS.groupCreated)?.group;
   if (created) {
     await upsertNamespace(tx, created, at);
-    return subgroupEvent(deps, tx, "subgroup_create", created.id);
+    return subgroupEvent(tx, "subgroup_create", created.id);
   }
   const changed =
     payloadOf(event, GROUPS_EVENTS.groupUpdated)?.group ??
@@ -107,7 +110,7 @@ async function applyAndFire(deps: Deps, event: events.Event, tx: PoolClient): Pr
   const removed = payloadOf(event, GROUPS_EVENTS.groupRemoved)?.group;
   if (removed) {
     if (!(await findNamespace(tx, removed.id))) await upsertNamespace(tx, removed, at);
-    const fired = await subgroupEvent(deps, tx, "subgroup_destroy", removed.id, at);
+    const fired = await subgroupEvent(tx, "subgroup_destroy", removed.id, at);
     await deleteGroupHooks(tx, removed.id);
     await deleteNamespace(tx, removed.id);
     return fired;
@@ -115,7 +118,7 @@ async function applyAndFire(deps: Deps, event: events.Event, tx: PoolClient): Pr
   const member = payloadOf(event, GROUPS_EVENTS.memberAdded)?.member;
   if (member) {
     const row = await upsertMember(tx, member, at);
-    return memberEvent(deps, tx, "user_add_to_group", member.groupId, member.userId, row);
+    return memberEvent(tx, "user_add_to_group", member.groupId, member.userId, row);
   }
   const update = payloadOf(event, GROUPS_EVENTS.memberUpdated);
   if (update?.member) {
@@ -124,7 +127,7 @@ async function applyAndFire(deps: Deps, event: events.Event, tx: PoolClient): Pr
     // GitLab fires only when access_level or expires_at really changed.
     if (update.oldAccessLevel === m.accessLevel && (update.oldExpiresAt || "") === (m.expiresAt || ""))
       return;
-    return memberEvent(deps, tx, "user_update_for_group", m.groupId, m.userId, row);
+    return memberEvent(tx, "user_update_for_group", m.groupId, m.userId, row);
   }
   const removal = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
   if (removal) {
@@ -135,21 +138,20 @@ async function applyAndFire(deps: Deps, event: events.Event, tx: PoolClient): Pr
       updated_at: at,
     };
     await deleteMember(tx, removal.groupId, removal.userId);
-    return memberEvent(deps, tx, "user_remove_from_group", removal.groupId, removal.userId, row);
+    return memberEvent(tx, "user_remove_from_group", removal.groupId, removal.userId, row);
   }
   const republished = payloadOf(event, GROUPS_EVENTS.membershipRepublished)?.member;
   if (republished) {
     await upsertMember(tx, republished, at);
     return undefined;
   }
-  return applyProjectOrUser(deps, event, tx, at);
+  return applyProjectOrUser(event, tx, at);
 }
 
 /** subgroup_create / subgroup_destroy of group `id`, on its parent's hooks and up. */
 async function subgroupEvent(
-  deps: Deps,
   tx: PoolClient,
-  name: "subgroup_create" | "subgroup_destroy",
+  name: SubgroupEventName,
   id: number,
   at?: Date,
 ): Promise<Fired | undefined> {
@@ -157,50 +159,40 @@ async function subgroupEvent(
   if (!group?.parent_id || group.kind !== "group") return undefined;
   const parent = await findNamespace(tx, group.parent_id);
   if (!parent) return undefined;
-  const payloadGroup = at ? { ...groupOf(group), updated_at: at } : groupOf(group);
+  // A destroyed subgroup's updated_at is the removal's time (GitLab's record is touched by it).
+  const subgroup = at ? { ...hookGroupOf(group), updatedAt: at } : hookGroupOf(group);
   return {
-    flag: "subgroup_events",
     groupIds: parent.traversal_ids,
-    payload: deps.payloads.subgroup(name, payloadGroup, groupOf(parent)),
+    built: buildSubgroupPayload(name, subgroup, hookGroupOf(parent)),
   };
 }
 
 async function memberEvent(
-  deps: Deps,
   tx: PoolClient,
-  name: "user_add_to_group" | "user_update_for_group" | "user_remove_from_group",
+  name: MemberEventName,
   groupId: number,
   userId: number,
-  row: { access_level: number; expires_at: string | null; created_at: Date; updated_at: Date },
+  row: MemberRow,
 ): Promise<Fired | undefined> {
   const group = await findNamespace(tx, groupId);
   if (!group || group.kind !== "group") return undefined;
-  const user = (await findUser(tx, userId)) ?? { id: userId, username: "", name: "", email: "" };
+  const user = await findUser(tx, userId);
   return {
-    flag: "member_events",
     groupIds: group.traversal_ids,
-    payload: deps.payloads.member(name, {
-      group: groupOf(group),
-      user,
-      access_level: row.access_level,
-      expires_at: row.expires_at,
-      created_at: row.created_at,
-      updated_at: row.updated_at,
-      group_plan: null,
-    }),
+    built: buildMemberPayload(
+      name,
+      hookGroupOf(group),
+      user ? hookUserOf(user) : unknownUser(userId),
+      hookMembershipOf(row),
+    ),
   };
 }
 
-async function applyProjectOrUser(
-  deps: Deps,
-  event: events.Event,
-  tx: PoolClient,
-  at: Date,
-): Promise<Fired | undefined> {
+async function applyProjectOrUser(event: events.Event, tx: PoolClient, at: Date): Promise<Fired | undefined> {
   const created = payloadOf(event, PROJECTS_EVENTS.projectCreated)?.project;
   if (created) {
     await upsertProject(tx, created, at);
-    return projectEvent(deps, tx, "project_create", created.id, created.traversalIds);
+    return projectEvent(tx, "project_create", created.id, created.traversalIds);
   }
   const changed =
     payloadOf(event, PROJECTS_EVENTS.projectUpdated)?.project ??
@@ -217,7 +209,7 @@ async function applyProjectOrUser(
   const removed = payloadOf(event, PROJECTS_EVENTS.projectRemoved)?.project;
   if (removed) {
     await upsertProject(tx, removed, at);
-    const fired = await projectEvent(deps, tx, "project_destroy", removed.id, removed.traversalIds);
+    const fired = await projectEvent(tx, "project_destroy", removed.id, removed.traversalIds);
     await deleteProject(tx, removed.id);
     return fired;
   }
@@ -242,14 +234,24 @@ async function applyProjectOrUser(
   return undefined;
 }
 
+/** project_create / project_destroy: the project's group is its "owner" (owner_name), its Owners `owners`. */
 async function projectEvent(
-  deps: Deps,
   tx: PoolClient,
-  name: "project_create" | "project_destroy",
+  name: ProjectEventName,
   id: number,
   traversalIds: number[],
 ): Promise<Fired | undefined> {
   const project = await findProject(tx, id);
   if (!project) return undefined;
-  return { flag: "project_events", groupIds: traversalIds, payload: deps.payloads.project(name, project) };
+  const group = await findNamespace(tx, project.namespace_id);
+  if (!group || group.kind !== "group") return undefined;
+  return {
+    groupIds: traversalIds,
+    built: buildProjectPayload(
+      name,
+      hookProjectOf(project),
+      hookGroupOf(group),
+      project.owners.map(hookUserOf),
+    ),
+  };
 }

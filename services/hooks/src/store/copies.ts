@@ -1,6 +1,5 @@
 import type { Queryable } from "@canopy/kit";
 import type { groupEvents, projectEvents } from "@canopy/protos";
-import type { PayloadGroup, PayloadProject, PayloadUser } from "../outbound";
 
 /**
  * The copies of groups, users, memberships and projects (migration 0001), written only by the
@@ -8,10 +7,36 @@ import type { PayloadGroup, PayloadProject, PayloadUser } from "../outbound";
  * copy's created_at on insert and updated_at on every change (the payloads' timestamps).
  */
 
-export interface NamespaceRow extends PayloadGroup {
+export interface NamespaceRow {
+  id: number;
+  name: string;
+  path: string;
+  full_path: string;
+  created_at: Date;
+  updated_at: Date;
   kind: string;
   parent_id: number | null;
   traversal_ids: number[];
+}
+
+export interface UserRow {
+  id: number;
+  username: string;
+  name: string;
+  email: string;
+}
+
+/** A project's copy with its owners (the Owners of its group or an ancestor). */
+export interface ProjectRow {
+  id: number;
+  name: string;
+  path: string;
+  path_with_namespace: string;
+  namespace_id: number;
+  visibility_level: number;
+  created_at: Date;
+  updated_at: Date;
+  owners: UserRow[];
 }
 
 const ids = (a: (string | number)[]) => a.map(Number);
@@ -74,7 +99,7 @@ export async function findNamespace(db: Queryable, id: number): Promise<Namespac
   );
 }
 
-export async function upsertUser(db: Queryable, u: PayloadUser & { state: string }) {
+export async function upsertUser(db: Queryable, u: UserRow & { state: string }) {
   await db.query(
     `INSERT INTO users (id, username, name, email, state) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, name = EXCLUDED.name,
@@ -92,8 +117,8 @@ export async function deleteUser(db: Queryable, id: number) {
   await db.query("DELETE FROM users WHERE id = $1", [id]);
 }
 
-export async function findUser(db: Queryable, id: number): Promise<PayloadUser | undefined> {
-  const { rows } = await db.query<PayloadUser & { id: string }>(
+export async function findUser(db: Queryable, id: number): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow & { id: string }>(
     "SELECT id, username, name, email FROM users WHERE id = $1",
     [id],
   );
@@ -166,12 +191,12 @@ export async function deleteProject(db: Queryable, id: number) {
 }
 
 /** The project's copy as payloads name it, with its owners (Owners of its group or an ancestor). */
-export async function findProject(db: Queryable, id: number): Promise<PayloadProject | undefined> {
-  const { rows } = await db.query<PayloadProject & { id: string; namespace_id: string }>(
+export async function findProject(db: Queryable, id: number): Promise<ProjectRow | undefined> {
+  const { rows } = await db.query<ProjectRow & { id: string; namespace_id: string }>(
     `SELECT p.id, p.name, p.path, p.path_with_namespace, p.namespace_id, p.visibility_level, p.created_at,
             p.updated_at,
-            COALESCE((SELECT json_agg(json_build_object('name', u.name, 'email', u.email) ORDER BY u.id)
-                        FROM (SELECT DISTINCT u.id, u.name, u.email
+            COALESCE((SELECT json_agg(json_build_object('id', u.id, 'username', u.username, 'name', u.name, 'email', u.email) ORDER BY u.id)
+                        FROM (SELECT DISTINCT u.id, u.username, u.name, u.email
                                 FROM group_members m JOIN users u ON u.id = m.user_id
                                WHERE m.namespace_id = ANY(p.traversal_ids) AND m.access_level = 50
                                  AND u.state = 'active') u), '[]'::json) AS owners

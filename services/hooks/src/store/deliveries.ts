@@ -8,7 +8,7 @@ export interface NewDelivery {
   eventId: string;
   seq: number;
   trigger: string;
-  payload: Record<string, unknown>;
+  payload: object;
   occurredAt: Date;
 }
 

@@ -1,5 +1,5 @@
 import type { Queryable } from "@canopy/kit";
-import type { LogEntry } from "../outbound";
+import type { DeliveryLogEntry } from "../delivery";
 
 export interface LogRow {
   id: number;
@@ -23,13 +23,12 @@ const row = (r: LogRow & { id: string | number; hook_id: string | number }): Log
   hook_id: Number(r.hook_id),
 });
 
+/** One attempt's row (the entry is already redacted and truncated: delivery/log-entry.ts). */
 export async function insertLog(
   db: Queryable,
   hookId: number,
-  trigger: string,
-  urlHash: string,
   idempotencyKey: string,
-  entry: LogEntry,
+  entry: DeliveryLogEntry,
 ): Promise<number> {
   const { rows } = await db.query<{ id: string }>(
     `INSERT INTO hook_logs (hook_id, trigger, url, url_hash, request_headers, request_data, response_headers,
@@ -38,9 +37,9 @@ export async function insertLog(
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
     [
       hookId,
-      trigger,
+      entry.trigger,
       entry.url,
-      urlHash,
+      entry.urlHash,
       JSON.stringify(entry.requestHeaders),
       JSON.stringify(entry.requestData ?? {}),
       JSON.stringify(entry.responseHeaders),

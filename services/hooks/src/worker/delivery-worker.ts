@@ -1,7 +1,8 @@
 import type { BackgroundTask, PoolClient, Timer } from "@canopy/kit";
 import { alertStatus } from "../domain/hook-rules";
 import type { Deps } from "../deps";
-import { attempt, recordOutcome, succeeded } from "../commands/attempt";
+import { attempt, recordOutcome } from "../commands/attempt";
+import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy } from "../delivery";
 import {
   claimDue,
   DELIVERIES_CHANNEL,
@@ -89,6 +90,13 @@ async function startWorkers(deps: Deps, count: number): Promise<() => Promise<vo
   };
 }
 
+/** CANOPY_HOOK_RETRY_ATTEMPTS and CANOPY_HOOK_RETRY_BASE_SECONDS over the runtime's caps. */
+const retryPolicy = (deps: Deps): RetryPolicy => ({
+  ...DEFAULT_RETRY_POLICY,
+  maxAttempts: deps.config.CANOPY_HOOK_RETRY_ATTEMPTS,
+  baseDelayMs: deps.config.CANOPY_HOOK_RETRY_BASE_SECONDS * 1000,
+});
+
 /** One claimed delivery: sent, then finished, retried later or postponed. */
 export async function deliver(deps: Deps, d: DeliveryRow): Promise<void> {
   const hook = await findHookById(deps.pool, deps.secrets, d.hook_id);
@@ -99,22 +107,20 @@ export async function deliver(deps: Deps, d: DeliveryRow): Promise<void> {
     return finishDelivery(deps.pool, d.id);
   }
   if (status === "temporarily_disabled") return postponeDelivery(deps.pool, d.id, hook.disabled_until!);
-  const { result } = await attempt(deps, hook, {
+  const { outcome, entry, ok } = await attempt(deps, hook, {
     trigger: d.trigger,
     payload: d.payload,
     idempotencyKey: d.idempotency_key,
     eventUuid: d.event_uuid,
   });
-  if (succeeded(result)) {
+  if (ok) {
     await finishDelivery(deps.pool, d.id);
     return recordOutcome(deps, hook.id, true);
   }
-  if (deps.outbound.retryable(result) && d.attempts < deps.config.CANOPY_HOOK_RETRY_ATTEMPTS) {
-    const delay = deps.outbound.retryDelayMs(d.attempts, deps.config.CANOPY_HOOK_RETRY_BASE_SECONDS, result);
-    return retryDelivery(deps.pool, d.id, delay);
-  }
+  const retry = nextRetry(d.attempts, outcome, { policy: retryPolicy(deps) });
+  if (retry.retry) return retryDelivery(deps.pool, d.id, retry.delayMs);
   deps.log.warn(
-    { hook_id: hook.id, delivery_id: d.id, attempts: d.attempts, status: result.status },
+    { hook_id: hook.id, delivery_id: d.id, attempts: d.attempts, status: entry.responseStatus },
     "hook delivery failed for good",
   );
   await finishDelivery(deps.pool, d.id);

@@ -1,2 +1,0 @@
-export * from "./ports";
-export { standinOutbound as createOutbound, standinPayloads as payloads } from "./standin";
