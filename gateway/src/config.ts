@@ -9,6 +9,7 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_GROUPS_ADDRESS: z.string().default("127.0.0.1:50052"),
   CANOPY_PROJECTS_ADDRESS: z.string().default("127.0.0.1:50053"),
   CANOPY_LDAP_ADDRESS: z.string().default("127.0.0.1:50056"),
+  CANOPY_HOOKS_ADDRESS: z.string().default("127.0.0.1:50054"),
   /** The tier decides which fields answers carry (GitLab leaves out what a tier does not have). */
   ...planConfig,
   /** Requests per minute per user (authenticated API) and per IP (unauthenticated). */

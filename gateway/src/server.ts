@@ -89,6 +89,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     groupProjects: clients.groupProjects,
     projectLifecycle: clients.projectLifecycle,
     ldap: clients.ldap,
+    groupHooks: clients.groupHooks,
     answers,
     writes: new RecentWrites(redis, log, {
       keyPrefix: config.CANOPY_REDIS_KEY_PREFIX,

@@ -1,3 +1,4 @@
+import type { GroupHooksServiceService } from "./gen/canopy/hooks/v1/hooks";
 import type { ProjectsServiceService } from "./gen/canopy/projects/v1/projects";
 import type { ProjectMembersServiceService } from "./gen/canopy/projects/v1/members";
 import type { ProjectSharingServiceService } from "./gen/canopy/projects/v1/sharing";
@@ -94,4 +95,12 @@ export const LDAP_IDEMPOTENT_METHODS: (keyof typeof LdapServiceService)[] = [
   "searchDirectoryGroups",
   "requestGroupSync",
   "getGroupSyncState",
+];
+
+/** Hook reads; writes, tests and resends are never repeated blindly (a test or resend sends again). */
+export const GROUP_HOOKS_IDEMPOTENT_METHODS: (keyof typeof GroupHooksServiceService)[] = [
+  "authorizeHooks",
+  "listHooks",
+  "getHook",
+  "listHookEvents",
 ];

@@ -50,3 +50,5 @@ export * as ldap from "./gen/canopy/ldap/v1/ldap";
 export * as ldapEvents from "./gen/canopy/ldap/v1/events";
 export { LDAP_EVENTS, LDAP_SUBJECTS } from "./events/ldap";
 export { LDAP_IDEMPOTENT_METHODS } from "./idempotent";
+export * as hooks from "./gen/canopy/hooks/v1/hooks";
+export { GROUP_HOOKS_IDEMPOTENT_METHODS } from "./idempotent";

@@ -8,6 +8,8 @@ import {
   GROUPS_IDEMPOTENT_METHODS,
   groupSharing,
   GROUP_SHARING_IDEMPOTENT_METHODS,
+  hooks,
+  GROUP_HOOKS_IDEMPOTENT_METHODS,
   groupCustomAttributes,
   GROUP_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
   GROUP_PUSH_RULES_IDEMPOTENT_METHODS,
@@ -162,6 +164,12 @@ export const CLIENTS = {
     address: "CANOPY_LDAP_ADDRESS",
     definition: ldap.LdapServiceService,
     idempotent: LDAP_IDEMPOTENT_METHODS,
+  }),
+  groupHooks: spec({
+    service: "hooks",
+    address: "CANOPY_HOOKS_ADDRESS",
+    definition: hooks.GroupHooksServiceService,
+    idempotent: GROUP_HOOKS_IDEMPOTENT_METHODS,
   }),
 };
 

@@ -40,7 +40,11 @@ const CALL_NOT_SIGNED = "call not signed by the gateway";
 export function httpErrorFromGrpc(err: ServiceError, dependency: string): HttpError {
   const detail = errorDetailOf(err);
   const message = detail.publicMessage;
-  if (detail.httpStatus) return new HttpError(detail.httpStatus, { message });
+  if (detail.httpStatus) {
+    if (detail.errorBody) return new HttpError(detail.httpStatus, { error: message });
+    const fields = fieldErrorsOf(detail);
+    return new HttpError(detail.httpStatus, Object.keys(fields).length ? { message: fields } : { message });
+  }
   switch (err.code) {
     case grpcStatus.NOT_FOUND:
       return notFoundError(detail.resource);

@@ -58,6 +58,20 @@ export interface RateLimits {
    */
   oauthClient(clientId: string): Promise<void>;
   signIn(ctx: Context): Promise<void>;
+  /**
+   * GitLab's check_rate_limit! of the hook test and resend endpoints (web_hook_test,
+   * web_hook_event_resend): 5 a minute per group and user, answered 429 with GitLab's body.
+   */
+  webHookCall(kind: "test" | "resend", groupId: number, userId: number): Promise<void>;
+}
+
+/** The answer of GitLab's check_rate_limit!. */
+function rateLimited(res: RateLimiterRes): HttpError {
+  return new HttpError(
+    429,
+    { message: { error: "This endpoint has been requested too many times. Try again later." } },
+    { "Retry-After": String(Math.max(1, Math.ceil(res.msBeforeNext / 1000))) },
+  );
 }
 
 export function rateLimits(redis: RedisClient, settings: RateLimitSettings): RateLimits {
@@ -87,6 +101,10 @@ export function rateLimits(redis: RedisClient, settings: RateLimitSettings): Rat
   const oauthByIp = budget("throttle_oauth_ip", settings.oauth);
   const oauthByClient = budget("throttle_oauth_client", settings.oauth);
   const signInByIp = budget("throttle_sign_in", settings.signIn);
+  const hookCalls = {
+    test: limiter(redis, settings.keyPrefix, "web_hook_test", 5),
+    resend: limiter(redis, settings.keyPrefix, "web_hook_event_resend", 5),
+  };
   return {
     authenticated: (_ctx, userId) => byUser(`user:${userId}`),
     unauthenticated: (ctx) => byIp(`ip:${ctx.ip}`),
@@ -96,5 +114,13 @@ export function rateLimits(redis: RedisClient, settings: RateLimitSettings): Rat
     },
     oauthClient: (clientId) => oauthByClient.count(`client:${clientId}`),
     signIn: (ctx) => signInByIp(`ip:${ctx.ip}`),
+    webHookCall: async (kind, groupId, userId) => {
+      try {
+        await hookCalls[kind].consume(`group:${groupId}:user:${userId}`);
+      } catch (res) {
+        if (res instanceof RateLimiterRes) throw rateLimited(res);
+        throw res;
+      }
+    },
   };
 }

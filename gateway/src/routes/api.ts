@@ -1,6 +1,7 @@
 import type { Endpoint } from "../http/endpoint";
 import { applicationSettingsEndpoints } from "./application-settings";
 import { applicationEndpoints } from "./applications";
+import { groupHookEndpoints } from "./group-hooks";
 import { groupPushRuleEndpoints } from "./group-push-rules";
 import { groupMemberEndpoints } from "./group-members";
 import { groupEndpoints } from "./groups";
@@ -36,6 +37,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupSharingEndpoints,
   ...groupCustomAttributeEndpoints,
   ...groupPushRuleEndpoints,
+  ...groupHookEndpoints,
   ...groupUpdateEndpoints,
   ...groupLifecycleEndpoints,
   ...groupMemberEndpoints,

@@ -5,6 +5,7 @@ import type {
   groupCustomAttributes,
   groups,
   groupSharing,
+  hooks,
   oauth,
   pushRules,
   settings,
@@ -50,6 +51,7 @@ export interface RouteDeps {
   groupProjects: PromiseClient<typeof groupProjects.GroupProjectsServiceService>;
   projectLifecycle: PromiseClient<typeof projectLifecycle.ProjectLifecycleServiceService>;
   ldap: PromiseClient<typeof ldap.LdapServiceService>;
+  groupHooks: PromiseClient<typeof hooks.GroupHooksServiceService>;
   cache: AuthenticationCache;
   /** Rendered group reads, per caller (http/answer-cache.ts). */
   answers: AnswerCache;

@@ -1,10 +1,8 @@
+import { GITLAB_VERSION } from "@canopy/kit";
 import { endpoint, type Call } from "../http/endpoint";
 import { sendJson } from "../http/json";
 
 /** The Version API (GitLab lib/api/version.rb). */
-
-/** The GitLab API version Canopy answers like; clients check it to choose features. */
-export const GITLAB_VERSION = "17.5.0";
 
 const noParams = {};
 

@@ -25,6 +25,7 @@ const detail = (d: Partial<common.ErrorDetail>): common.ErrorDetail => ({
   publicMessage: "",
   fieldErrors: {},
   httpStatus: 0,
+  errorBody: false,
   ...d,
 });
 
@@ -58,6 +59,23 @@ export const conflict = (message: string) =>
  */
 export const apiError = (httpStatus: number, message: string, code: status = status.FAILED_PRECONDITION) =>
   new CanopyError(code, detail({ publicMessage: message, httpStatus }));
+
+/**
+ * Grape's `error!(message, httpStatus)` with a string: exactly `httpStatus` and {"error": message}
+ * (the hooks API's 422 "Invalid url given").
+ */
+export const grapeError = (httpStatus: number, message: string, code: status = status.FAILED_PRECONDITION) =>
+  new CanopyError(code, detail({ publicMessage: message, httpStatus, errorBody: true }));
+
+/** render_validation_error!(model, httpStatus): {"message": {attribute: [...]}} at that status. */
+export const invalidWith = (httpStatus: number, fieldErrors: FieldErrors) =>
+  new CanopyError(
+    status.FAILED_PRECONDITION,
+    detail({
+      httpStatus,
+      fieldErrors: Object.fromEntries(Object.entries(fieldErrors).map(([k, v]) => [k, { messages: v }])),
+    }),
+  );
 
 /**
  * ActiveRecord::RecordNotFound as GitLab's API answers it: 404 "404 Not found" (lower-case f), for a

@@ -43,6 +43,7 @@ export * from "./gitlab/custom-attributes";
 export * from "./gitlab/members";
 export * from "./gitlab/model-errors";
 export * from "./gitlab/reserved-paths";
+export * from "./gitlab/version";
 export * from "./members/member-lists";
 export * from "./members/member-user";
 export * from "./settings/bucket";

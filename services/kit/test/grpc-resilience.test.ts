@@ -13,6 +13,7 @@ const unavailable = () =>
     publicMessage: "try later",
     fieldErrors: {},
     httpStatus: 0,
+    errorBody: false,
   });
 
 /** A handler that throws UNAVAILABLE `failures` times, then answers; `calls` counts every attempt. */
@@ -61,6 +62,7 @@ describe("retries", () => {
           publicMessage: "",
           fieldErrors: {},
           httpStatus: 0,
+          errorBody: false,
         });
       },
     });

@@ -56,6 +56,7 @@ describe("errors", () => {
       publicMessage: "",
       fieldErrors: {},
       httpStatus: 0,
+      errorBody: false,
     });
   });
 
@@ -100,7 +101,7 @@ describe("errors", () => {
         deleteUser: async () => {
           throw new CanopyError(
             status.INTERNAL,
-            { resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 },
+            { resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0, errorBody: false },
             "ldap bind as cn=admin",
           );
         },
@@ -118,7 +119,13 @@ describe("errors", () => {
       expect(JSON.stringify({ message: err.message, metadata: err.metadata.getMap() })).not.toMatch(
         /users_secret_table|10\.0\.0\.5|cn=admin/,
       );
-      expect(errorDetailOf(err)).toEqual({ resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 });
+      expect(errorDetailOf(err)).toEqual({
+        resource: "",
+        publicMessage: "",
+        fieldErrors: {},
+        httpStatus: 0,
+        errorBody: false,
+      });
     }
     const failures = recorded.records().filter((r) => r.msg === "rpc failed");
     expect(failures.map((r) => r.method)).toEqual([
@@ -132,7 +139,13 @@ describe("errors", () => {
     const { client } = await serveAuth({}, { address: "127.0.0.1:1" });
     const err = await failureOf(client.getUser({ id: 1, username: "" }));
     expect(err.code).toBe(status.UNAVAILABLE);
-    expect(errorDetailOf(err)).toEqual({ resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 });
+    expect(errorDetailOf(err)).toEqual({
+      resource: "",
+      publicMessage: "",
+      fieldErrors: {},
+      httpStatus: 0,
+      errorBody: false,
+    });
   });
 });
 

@@ -24,8 +24,11 @@ export interface DurableConsumerOptions {
   name: string;
   /** Logical subjects (`canopy.auth.user.*`); the stream maps them. */
   subjects: string[];
-  /** Runs inside the transaction that records the event as handled. */
-  handle: (event: events.Event, tx: PoolClient) => Promise<void>;
+  /**
+   * Runs inside the transaction that records the event as handled. `meta.streamSequence` is the
+   * event's place in the stream (the hooks service orders a hook's deliveries by it).
+   */
+  handle: (event: events.Event, tx: PoolClient, meta: { streamSequence: number }) => Promise<void>;
   /** Deliveries before the event goes to the dead-letter subject. Default 5. */
   maxDeliver?: number;
   /** Delay before a failed event is offered again, times the delivery count. Default 1 s. */
@@ -71,7 +74,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
             "INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
             [name, decoded.id],
           );
-          if (fresh.rowCount) await options.handle(decoded, tx);
+          if (fresh.rowCount) await options.handle(decoded, tx, { streamSequence: msg.seq });
         }),
       );
       msg.ack();

@@ -49,8 +49,19 @@ export interface ServiceDefinition<C extends BaseConfig, D> {
    * for work of the service's own that must finish (or be abandoned cleanly) before they go.
    */
   stop?: (deps: D) => Promise<void>;
+  /**
+   * Long-running loops (a delivery worker): each is started after the timers and stopped, awaited,
+   * before them. Like timers they run on every replica, so they coordinate through PostgreSQL.
+   */
+  background?: (deps: D) => BackgroundTask[];
   /** Readiness checks besides PostgreSQL and NATS, which every service has. */
   checks?: (deps: D) => ReadinessCheck[];
+}
+
+/** A loop the service runs while it is up; `start` returns how to stop it (resolving once it has). */
+export interface BackgroundTask {
+  name: string;
+  start: () => Promise<() => Promise<void>>;
 }
 
 /** Keeps the config and deps types of a definition tied together at the place it is written. */

@@ -109,6 +109,7 @@ export async function runService<C extends BaseConfig, D>(
     lifecycle.onStop("timers", await startTimers(definition.timers?.(deps) ?? [], log));
     const ownStop = definition.stop;
     if (ownStop) lifecycle.onStop(`${name}'s own work`, () => ownStop(deps));
+    for (const task of definition.background?.(deps) ?? []) lifecycle.onStop(task.name, await task.start());
 
     const health = await startHealthServer({
       port: config.CANOPY_HEALTH_PORT,

@@ -111,6 +111,12 @@ export interface ErrorDetail {
    * render_api_error! with free text ("Transfer failed: ...", 422 "Group push rule exists, try updating").
    */
   httpStatus: number;
+  /**
+   * With http_status: the body is {"error": public_message} instead (Grape's `error!` with a string,
+   * e.g. the hooks API's 422 "Invalid url given"). With http_status and field_errors (and not this):
+   * {"message": {attribute: [...]}} at that status (render_validation_error! with a code).
+   */
+  errorBody: boolean;
 }
 
 export interface ErrorDetail_FieldErrorsEntry {
@@ -660,7 +666,7 @@ export const FieldErrors: MessageFns<FieldErrors> = {
 };
 
 function createBaseErrorDetail(): ErrorDetail {
-  return { resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0 };
+  return { resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0, errorBody: false };
 }
 
 export const ErrorDetail: MessageFns<ErrorDetail> = {
@@ -676,6 +682,9 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
     });
     if (message.httpStatus !== 0) {
       writer.uint32(32).int32(message.httpStatus);
+    }
+    if (message.errorBody !== false) {
+      writer.uint32(40).bool(message.errorBody);
     }
     return writer;
   },
@@ -726,6 +735,14 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
             }
 
             message.httpStatus = reader.int32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.errorBody = reader.bool();
             continue;
           }
         }
@@ -780,6 +797,11 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
         : isSet(object.http_status)
         ? globalThis.Number(object.http_status)
         : 0,
+      errorBody: isSet(object.errorBody)
+        ? globalThis.Boolean(object.errorBody)
+        : isSet(object.error_body)
+        ? globalThis.Boolean(object.error_body)
+        : false,
     };
   },
 
@@ -803,6 +825,9 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
     if (message.httpStatus !== 0) {
       obj.httpStatus = Math.round(message.httpStatus);
     }
+    if (message.errorBody !== false) {
+      obj.errorBody = message.errorBody;
+    }
     return obj;
   },
 
@@ -823,6 +848,7 @@ export const ErrorDetail: MessageFns<ErrorDetail> = {
       {},
     );
     message.httpStatus = object.httpStatus ?? 0;
+    message.errorBody = object.errorBody ?? false;
     return message;
   },
 };

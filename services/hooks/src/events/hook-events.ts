@@ -1,0 +1,257 @@
+import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
+import { AUTH_EVENTS, GROUPS_EVENTS, PROJECTS_EVENTS, userSnapshotOf, type events } from "@canopy/protos";
+import type { Deps } from "../deps";
+import {
+  buildMemberPayload,
+  buildProjectPayload,
+  buildSubgroupPayload,
+  HOOK_TRIGGERS,
+  type BuiltHookPayload,
+  type HookTrigger,
+  type MemberEventName,
+  type ProjectEventName,
+  type SubgroupEventName,
+} from "../payloads";
+import {
+  deleteMember,
+  deleteNamespace,
+  deleteProject,
+  deleteUser,
+  findMember,
+  findNamespace,
+  findProject,
+  findUser,
+  rebuildBelow,
+  setUserState,
+  upsertMember,
+  upsertNamespace,
+  upsertProject,
+  upsertUser,
+  type MemberRow,
+} from "../store/copies";
+import { insertDeliveries } from "../store/deliveries";
+import { deleteGroupHooks, hooksForEvent } from "../store/hooks";
+import { hookGroupOf, hookMembershipOf, hookProjectOf, hookUserOf, unknownUser } from "./payload-inputs";
+
+/**
+ * Turns the other contexts' events into deliveries (§2.4 of the hooks reference), and keeps the
+ * copies the payloads need. One durable consumer over the whole stream (nats-server 2.9 takes one
+ * filter subject per consumer): groups, projects and users events are applied in stream order, so a
+ * member event always finds the user it names. Each event is handled once, in the transaction that
+ * records it as processed (the kit's consumer), and its deliveries (one row per hook) are written in
+ * that same transaction: an event is never lost between the stream and the deliveries, never doubled.
+ *
+ * Fan-out: an event of group G reaches the hooks of G and of every ancestor (G's traversal_ids)
+ * whose flag is on and that are executable; subgroup events reach the *parent's* hooks and up,
+ * never the subgroup's own. Without the plan's group webhooks no hook fires (GitLab's licensed
+ * feature `group_webhooks`), though the API still manages them.
+ */
+export const hookEventsConsumer = (deps: Deps): ConsumerDefinition => ({
+  name: "hooks-events",
+  subjects: ["canopy.>"],
+  handle: (event, tx, meta) => applyEvent(deps, event, tx, meta.streamSequence),
+});
+
+/** What an event fires: a payload (with its trigger) for the hooks of these groups. */
+interface Fired {
+  groupIds: number[];
+  built: BuiltHookPayload<object>;
+}
+
+const dateOf = (event: events.Event) => event.occurredAt ?? new Date();
+
+async function fanOut(deps: Deps, tx: PoolClient, event: events.Event, seq: number, fired: Fired) {
+  if (!deps.plan.groupWebhooks || !fired.groupIds.length) return;
+  const { trigger, payload } = fired.built;
+  const flag = HOOK_TRIGGERS[trigger as HookTrigger].flag;
+  const hooks = await hooksForEvent(tx, fired.groupIds, flag, deps.config.CANOPY_HOOK_AUTO_DISABLE);
+  await insertDeliveries(
+    tx,
+    hooks.map((h) => h.id),
+    { eventId: event.id, seq, trigger, payload, occurredAt: dateOf(event) },
+  );
+}
+
+export async function applyEvent(
+  deps: Deps,
+  event: events.Event,
+  tx: PoolClient,
+  seq: number,
+): Promise<void> {
+  const fired = await applyAndFire(event, tx);
+  if (fired) await fanOut(deps, tx, event, seq, fired);
+}
+
+async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired | undefined> {
+  const at = dateOf(event);
+  const created = payloadOf(event, GROUPS_EVENTS.groupCreated)?.group;
+  if (created) {
+    await upsertNamespace(tx, created, at);
+    return subgroupEvent(tx, "subgroup_create", created.id);
+  }
+  const changed =
+    payloadOf(event, GROUPS_EVENTS.groupUpdated)?.group ??
+    payloadOf(event, GROUPS_EVENTS.groupTransferred)?.group ??
+    payloadOf(event, GROUPS_EVENTS.groupMarkedForDeletion)?.group ??
+    payloadOf(event, GROUPS_EVENTS.groupRestored)?.group ??
+    payloadOf(event, GROUPS_EVENTS.namespaceRepublished)?.namespace;
+  if (changed) {
+    const before = await findNamespace(tx, changed.id);
+    await upsertNamespace(tx, changed, at);
+    if (
+      before &&
+      (before.path !== changed.path ||
+        before.name !== changed.name ||
+        before.parent_id !== (changed.parentId || null))
+    )
+      await rebuildBelow(tx, changed.id);
+    return undefined;
+  }
+  const removed = payloadOf(event, GROUPS_EVENTS.groupRemoved)?.group;
+  if (removed) {
+    if (!(await findNamespace(tx, removed.id))) await upsertNamespace(tx, removed, at);
+    const fired = await subgroupEvent(tx, "subgroup_destroy", removed.id, at);
+    await deleteGroupHooks(tx, removed.id);
+    await deleteNamespace(tx, removed.id);
+    return fired;
+  }
+  const member = payloadOf(event, GROUPS_EVENTS.memberAdded)?.member;
+  if (member) {
+    const row = await upsertMember(tx, member, at);
+    return memberEvent(tx, "user_add_to_group", member.groupId, member.userId, row);
+  }
+  const update = payloadOf(event, GROUPS_EVENTS.memberUpdated);
+  if (update?.member) {
+    const m = update.member;
+    const row = await upsertMember(tx, m, at);
+    // GitLab fires only when access_level or expires_at really changed.
+    if (update.oldAccessLevel === m.accessLevel && (update.oldExpiresAt || "") === (m.expiresAt || ""))
+      return;
+    return memberEvent(tx, "user_update_for_group", m.groupId, m.userId, row);
+  }
+  const removal = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
+  if (removal) {
+    const row = (await findMember(tx, removal.groupId, removal.userId)) ?? {
+      access_level: removal.accessLevel,
+      expires_at: removal.expiresAt || null,
+      created_at: at,
+      updated_at: at,
+    };
+    await deleteMember(tx, removal.groupId, removal.userId);
+    return memberEvent(tx, "user_remove_from_group", removal.groupId, removal.userId, row);
+  }
+  const republished = payloadOf(event, GROUPS_EVENTS.membershipRepublished)?.member;
+  if (republished) {
+    await upsertMember(tx, republished, at);
+    return undefined;
+  }
+  return applyProjectOrUser(event, tx, at);
+}
+
+/** subgroup_create / subgroup_destroy of group `id`, on its parent's hooks and up. */
+async function subgroupEvent(
+  tx: PoolClient,
+  name: SubgroupEventName,
+  id: number,
+  at?: Date,
+): Promise<Fired | undefined> {
+  const group = await findNamespace(tx, id);
+  if (!group?.parent_id || group.kind !== "group") return undefined;
+  const parent = await findNamespace(tx, group.parent_id);
+  if (!parent) return undefined;
+  // A destroyed subgroup's updated_at is the removal's time (GitLab's record is touched by it).
+  const subgroup = at ? { ...hookGroupOf(group), updatedAt: at } : hookGroupOf(group);
+  return {
+    groupIds: parent.traversal_ids,
+    built: buildSubgroupPayload(name, subgroup, hookGroupOf(parent)),
+  };
+}
+
+async function memberEvent(
+  tx: PoolClient,
+  name: MemberEventName,
+  groupId: number,
+  userId: number,
+  row: MemberRow,
+): Promise<Fired | undefined> {
+  const group = await findNamespace(tx, groupId);
+  if (!group || group.kind !== "group") return undefined;
+  const user = await findUser(tx, userId);
+  return {
+    groupIds: group.traversal_ids,
+    built: buildMemberPayload(
+      name,
+      hookGroupOf(group),
+      user ? hookUserOf(user) : unknownUser(userId),
+      hookMembershipOf(row),
+    ),
+  };
+}
+
+async function applyProjectOrUser(event: events.Event, tx: PoolClient, at: Date): Promise<Fired | undefined> {
+  const created = payloadOf(event, PROJECTS_EVENTS.projectCreated)?.project;
+  if (created) {
+    await upsertProject(tx, created, at);
+    return projectEvent(tx, "project_create", created.id, created.traversalIds);
+  }
+  const changed =
+    payloadOf(event, PROJECTS_EVENTS.projectUpdated)?.project ??
+    payloadOf(event, PROJECTS_EVENTS.projectArchived)?.project ??
+    payloadOf(event, PROJECTS_EVENTS.projectUnarchived)?.project ??
+    payloadOf(event, PROJECTS_EVENTS.projectMarkedForDeletion)?.project ??
+    payloadOf(event, PROJECTS_EVENTS.projectRestored)?.project ??
+    payloadOf(event, PROJECTS_EVENTS.projectTransferred)?.project ??
+    payloadOf(event, PROJECTS_EVENTS.projectRepublished)?.project;
+  if (changed) {
+    await upsertProject(tx, changed, at);
+    return undefined;
+  }
+  const removed = payloadOf(event, PROJECTS_EVENTS.projectRemoved)?.project;
+  if (removed) {
+    await upsertProject(tx, removed, at);
+    const fired = await projectEvent(tx, "project_destroy", removed.id, removed.traversalIds);
+    await deleteProject(tx, removed.id);
+    return fired;
+  }
+  const snapshot = payloadOf(event, AUTH_EVENTS.userCreated) ?? payloadOf(event, AUTH_EVENTS.userUpdated);
+  if (snapshot) {
+    const u = userSnapshotOf(snapshot);
+    await upsertUser(tx, {
+      id: u.userId,
+      username: u.username,
+      name: u.name,
+      email: u.email,
+      state: u.state,
+    });
+    return undefined;
+  }
+  const blocked = payloadOf(event, AUTH_EVENTS.userBlocked);
+  if (blocked) await setUserState(tx, blocked.userId, "blocked");
+  const unblocked = payloadOf(event, AUTH_EVENTS.userUnblocked);
+  if (unblocked) await setUserState(tx, unblocked.userId, "active");
+  const deleted = payloadOf(event, AUTH_EVENTS.userDeleted);
+  if (deleted) await deleteUser(tx, deleted.userId);
+  return undefined;
+}
+
+/** project_create / project_destroy: the project's group is its "owner" (owner_name), its Owners `owners`. */
+async function projectEvent(
+  tx: PoolClient,
+  name: ProjectEventName,
+  id: number,
+  traversalIds: number[],
+): Promise<Fired | undefined> {
+  const project = await findProject(tx, id);
+  if (!project) return undefined;
+  const group = await findNamespace(tx, project.namespace_id);
+  if (!group || group.kind !== "group") return undefined;
+  return {
+    groupIds: traversalIds,
+    built: buildProjectPayload(
+      name,
+      hookProjectOf(project),
+      hookGroupOf(group),
+      project.owners.map(hookUserOf),
+    ),
+  };
+}

@@ -1,0 +1,5 @@
+#!/usr/bin/env node
+import { runMain } from "@canopy/kit";
+import { hooksServiceDefinition } from "./service";
+
+runMain(hooksServiceDefinition);

@@ -1,0 +1,113 @@
+import { randomUUID } from "node:crypto";
+import type { Queryable } from "@canopy/kit";
+
+/** The channel a NOTIFY wakes idle delivery workers on (any replica). */
+export const DELIVERIES_CHANNEL = "canopy_hook_deliveries";
+
+export interface NewDelivery {
+  eventId: string;
+  seq: number;
+  trigger: string;
+  payload: object;
+  occurredAt: Date;
+}
+
+/**
+ * One delivery per hook for an event, in the consumer's transaction (the event's id and the hook's
+ * make it unique: a redelivered event adds nothing). The NOTIFY reaches the workers at commit.
+ */
+export async function insertDeliveries(db: Queryable, hookIds: number[], d: NewDelivery): Promise<number> {
+  if (!hookIds.length) return 0;
+  const { rowCount } = await db.query(
+    `INSERT INTO deliveries (hook_id, event_id, seq, trigger, payload, idempotency_key, event_uuid, occurred_at)
+     SELECT h, $2, $3, $4, $5, k, u, $6
+       FROM unnest($1::bigint[], $7::uuid[], $8::uuid[]) AS t(h, k, u)
+     ON CONFLICT (event_id, hook_id) DO NOTHING`,
+    [
+      hookIds,
+      d.eventId,
+      d.seq,
+      d.trigger,
+      JSON.stringify(d.payload),
+      d.occurredAt,
+      hookIds.map(() => randomUUID()),
+      hookIds.map(() => randomUUID()),
+    ],
+  );
+  await db.query(`NOTIFY ${DELIVERIES_CHANNEL}`);
+  return rowCount ?? 0;
+}
+
+export interface DeliveryRow {
+  id: number;
+  hook_id: number;
+  trigger: string;
+  payload: Record<string, unknown>;
+  idempotency_key: string;
+  event_uuid: string;
+  attempts: number;
+}
+
+/**
+ * Claims up to `limit` due deliveries for this worker and leases them for `leaseSeconds` (the
+ * attempt is counted now: a worker that dies mid-send leaves an attempt spent, never a delivery
+ * lost; its lease runs out and another worker takes it).
+ *
+ * Per-hook ordering: a delivery is due only when no earlier delivery of its hook (by stream
+ * sequence) is still waiting, unless that one has waited longer than `holdSeconds` since it was
+ * created; one that is in flight (leased) always holds the later ones back. So a hook's deliveries go
+ * out in event order, and a failing one delays the later ones by at most `holdSeconds` (plus one
+ * attempt's timeout). `FOR UPDATE SKIP LOCKED` lets any number of workers and replicas claim at once
+ * without taking the same row.
+ */
+export async function claimDue(
+  db: Queryable,
+  limit: number,
+  leaseSeconds: number,
+  holdSeconds: number,
+): Promise<DeliveryRow[]> {
+  const { rows } = await db.query<DeliveryRow & { id: string; hook_id: string }>(
+    `WITH due AS (
+       SELECT d.id FROM deliveries d
+        WHERE d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now())
+          AND ($3::float8 = 0 OR NOT EXISTS (
+                SELECT 1 FROM deliveries e
+                 WHERE e.hook_id = d.hook_id AND (e.seq, e.id) < (d.seq, d.id)
+                   AND (e.leased_until > now() OR e.created_at > now() - make_interval(secs => $3))))
+        ORDER BY d.next_attempt_at, d.seq, d.id
+        LIMIT $1
+        FOR UPDATE SKIP LOCKED)
+     UPDATE deliveries d SET leased_until = now() + make_interval(secs => $2), attempts = d.attempts + 1
+       FROM due WHERE d.id = due.id
+     RETURNING d.id, d.hook_id, d.trigger, d.payload, d.idempotency_key, d.event_uuid, d.attempts`,
+    [limit, leaseSeconds, holdSeconds],
+  );
+  return rows.map((r) => ({ ...r, id: Number(r.id), hook_id: Number(r.hook_id) }));
+}
+
+/** Done: delivered, or failed for the last time. */
+export async function finishDelivery(db: Queryable, id: number): Promise<void> {
+  await db.query("DELETE FROM deliveries WHERE id = $1", [id]);
+}
+
+/** Another attempt after `delayMs`. */
+export async function retryDelivery(db: Queryable, id: number, delayMs: number): Promise<void> {
+  await db.query(
+    "UPDATE deliveries SET leased_until = NULL, next_attempt_at = now() + make_interval(secs => $2) WHERE id = $1",
+    [id, delayMs / 1000],
+  );
+}
+
+/** Puts a delivery back without spending an attempt (its hook is disabled until `until`). */
+export async function postponeDelivery(db: Queryable, id: number, until: Date): Promise<void> {
+  await db.query(
+    "UPDATE deliveries SET leased_until = NULL, attempts = attempts - 1, next_attempt_at = $2 WHERE id = $1",
+    [id, until],
+  );
+}
+
+/** The earliest time a delivery becomes due (for a worker's nap); null when there is none. */
+export async function nextDueAt(db: Queryable): Promise<Date | null> {
+  const { rows } = await db.query<{ at: Date | null }>("SELECT min(next_attempt_at) AS at FROM deliveries");
+  return rows[0]?.at ?? null;
+}
