@@ -19,6 +19,12 @@ import { groupRef } from "./groups";
 
 const idParams = { id: param.idOrPath() };
 type IdCall = Call<typeof idParams>;
+/**
+ * The other path parameters, declared (for the declaration checks, the fuzz and the API document) as
+ * any text: a path segment always is one, so nothing is refused before the access check, and each
+ * handler parses its own after it (`afterAccess`).
+ */
+const pathParam = param.string();
 
 const FLAG_PARAMS = [
   "push_events",
@@ -339,77 +345,77 @@ export const groupHookEndpoints = [
     method: "GET",
     path: "/groups/:id/hooks/:hook_id",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam },
     handler: showHook,
   }),
   endpoint({
     method: "PUT",
     path: "/groups/:id/hooks/:hook_id",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam },
     handler: updateHook,
   }),
   endpoint({
     method: "DELETE",
     path: "/groups/:id/hooks/:hook_id",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam },
     handler: deleteHook,
   }),
   endpoint({
     method: "POST",
     path: "/groups/:id/hooks/:hook_id/signing_secret",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam },
     handler: rotateSigningSecret,
   }),
   endpoint({
     method: "POST",
     path: "/groups/:id/hooks/:hook_id/test/:trigger",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam, trigger: pathParam },
     handler: testHook,
   }),
   endpoint({
     method: "GET",
     path: "/groups/:id/hooks/:hook_id/events",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam },
     handler: listHookEvents,
   }),
   endpoint({
     method: "POST",
     path: "/groups/:id/hooks/:hook_id/events/:hook_log_id/resend",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam, hook_log_id: pathParam },
     handler: resendHookEvent,
   }),
   endpoint({
     method: "PUT",
     path: "/groups/:id/hooks/:hook_id/url_variables/:key",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam, key: pathParam },
     handler: setKey("url_variables"),
   }),
   endpoint({
     method: "DELETE",
     path: "/groups/:id/hooks/:hook_id/url_variables/:key",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam, key: pathParam },
     handler: unsetKey("url_variables"),
   }),
   endpoint({
     method: "PUT",
     path: "/groups/:id/hooks/:hook_id/custom_headers/:key",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam, key: pathParam },
     handler: setKey("custom_headers"),
   }),
   endpoint({
     method: "DELETE",
     path: "/groups/:id/hooks/:hook_id/custom_headers/:key",
     access: "user",
-    params: idParams,
+    params: { ...idParams, hook_id: pathParam, key: pathParam },
     handler: unsetKey("custom_headers"),
   }),
 ];
