@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseConfigSchema, loadConfig, planConfig } from "@canopy/kit";
+import { baseConfigSchema, ldapServersSetting, loadConfig, planConfig } from "@canopy/kit";
 
 export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -10,6 +10,11 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_PROJECTS_ADDRESS: z.string().default("127.0.0.1:50053"),
   CANOPY_LDAP_ADDRESS: z.string().default("127.0.0.1:50056"),
   CANOPY_HOOKS_ADDRESS: z.string().default("127.0.0.1:50054"),
+  /**
+   * The LDAP servers the services share (the kit's parser): the gateway only asks whether any is
+   * configured, to leave the ldap service out of group details when none is.
+   */
+  CANOPY_LDAP_SERVERS: ldapServersSetting,
   /** The tier decides which fields answers carry (GitLab leaves out what a tier does not have). */
   ...planConfig,
   /** Requests per minute per user (authenticated API) and per IP (unauthenticated). */

@@ -17,7 +17,11 @@ import { AnswerCache } from "./http/answer-cache";
 import { RecentWrites } from "./http/recent-writes";
 import { rateLimits } from "./middleware/rate-limit";
 
-/** The events that may change an answer the answer cache keeps (http/answer-cache.ts). */
+/**
+ * The events that may change an answer the answer cache keeps (http/answer-cache.ts). Not the ldap
+ * service's: the links a group detail shows change only through API writes, and a sync changes
+ * memberships through the groups service, whose member events are under canopy.groups.
+ */
 const ANSWER_CHANGE_SUBJECTS = ["canopy.groups.>", "canopy.projects.>"];
 
 /** Drops cached authentications when the auth service says a token or user changed. */

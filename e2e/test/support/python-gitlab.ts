@@ -44,9 +44,11 @@ export async function runScenarios(
   folder: string,
   script: string,
   args: string[] = [],
+  env: Record<string, string> = {},
 ): Promise<Outcome & { report: Report }> {
   const secretsFile = path.join(folder, `secrets-${Date.now()}`);
   const outcome = await runPython(script, args, {
+    ...env,
     CANOPY_URL: session.stack.url,
     CANOPY_ROOT_TOKEN: session.stack.rootToken,
     CANOPY_SECRETS_FILE: secretsFile,

@@ -12,8 +12,9 @@ export class Session {
     return this.started;
   }
 
-  async start(): Promise<void> {
-    this.started = await startStack();
+  /** Starts the stack; `env` on top of the suite's (a directory for the LDAP suite). */
+  async start(env?: Record<string, string>): Promise<void> {
+    this.started = await startStack({ env });
     this.secrets.add(this.started.rootToken);
     this.secrets.add(this.started.rootPassword);
   }

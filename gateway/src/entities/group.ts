@@ -14,7 +14,7 @@ const base = (url: string) => url.replace(/\/+$/, "");
  * GitLab's Group entity (lib/api/entities/group.rb with EE's additions), used by every list.
  * Higher-tier keys are left out on a lower plan, as GitLab CE leaves them out.
  */
-export function groupEntity(g: groups.Group, s: GroupShaping) {
+export function groupEntity(g: groups.Group, s: GroupShaping, ldapGroupLinks?: unknown[]) {
   const tier = planFeatures(s.plan);
   const url = base(s.externalUrl);
   return {
@@ -46,6 +46,7 @@ export function groupEntity(g: groups.Group, s: GroupShaping) {
     shared_runners_setting: g.sharedRunnersSetting,
     ldap_cn: null,
     ldap_access: null,
+    ...(ldapGroupLinks?.length ? { ldap_group_links: ldapGroupLinks } : {}),
     ...(tier.fileTemplates ? { file_template_project_id: g.fileTemplateProjectId || null } : {}),
     ...(tier.adjournedDeletion ? { marked_for_deletion_on: orNull(g.markedForDeletionOn) } : {}),
     ...(g.customAttributes.length ? { custom_attributes: g.customAttributes } : {}),
@@ -69,12 +70,17 @@ export const sharedWithGroupEntity = (l: groups.SharedWithGroup) => ({
 export function groupDetailEntity(
   d: groups.GroupDetail,
   s: GroupShaping,
-  options: { withProjects?: boolean; projects?: { projects: unknown[]; shared_projects: unknown[] } } = {},
+  options: {
+    withProjects?: boolean;
+    projects?: { projects: unknown[]; shared_projects: unknown[] };
+    /** The EE entity's `ldap_group_links` (routes/group-ldap.ts); left out when empty. */
+    ldapGroupLinks?: unknown[];
+  } = {},
 ) {
   const g = d.group!;
   const tier = planFeatures(s.plan);
   return {
-    ...groupEntity(g, s),
+    ...groupEntity(g, s, options.ldapGroupLinks),
     shared_with_groups: d.sharedWithGroups.map(sharedWithGroupEntity),
     ...(d.runnersToken !== undefined ? { runners_token: d.runnersToken } : {}),
     ...(g.parentId

@@ -7,6 +7,7 @@ import { sendJson } from "../http/json";
 import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param } from "../http/params";
 import { rawParams, type RouteDeps } from "./context";
+import { detailLdapLinks } from "./group-ldap";
 import { customAttributesOf } from "./group-lists";
 import { groupRef, shapingOf } from "./groups";
 import { projectRef, projectShaping, withAttributes } from "./projects";
@@ -133,9 +134,11 @@ export async function groupDetailWithProjects(
   detail: groups.GroupDetail,
   options: { restored?: boolean } = {},
 ) {
-  return groupDetailEntity(detail, shapingOf(deps), {
-    projects: await detailProjects(deps, actor, detail.group!.id, options),
-  });
+  const [projects, ldapGroupLinks] = await Promise.all([
+    detailProjects(deps, actor, detail.group!.id, options),
+    detailLdapLinks(deps, actor, detail.group!.id),
+  ]);
+  return groupDetailEntity(detail, shapingOf(deps), { projects, ldapGroupLinks });
 }
 
 const transferParams = { id: param.idOrPath(), project_id: param.idOrPath() };

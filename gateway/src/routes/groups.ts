@@ -6,6 +6,7 @@ import { sendJson } from "../http/json";
 import { param, type IdOrPath } from "../http/params";
 import type { RouteDeps } from "./context";
 import { avatarUpload } from "./avatar-upload";
+import { detailLdapLinks } from "./group-ldap";
 import { detailProjects } from "./group-projects";
 
 /** The Groups API's own group routes (GitLab lib/api/groups.rb); lists live in group-lists.ts. */
@@ -90,9 +91,15 @@ async function showGroup({ params: p, actor, ctx, deps }: Call<typeof showGroupP
     withCustomAttributes,
     withRunnersToken: true,
   });
+  const groupId = detail.group!.id;
+  const [projects, ldapGroupLinks] = await Promise.all([
+    p.with_projects === false ? undefined : detailProjects(deps, actor, groupId),
+    detailLdapLinks(deps, actor, groupId),
+  ]);
   const body = groupDetailEntity(detail, shapingOf(deps), {
     withProjects: p.with_projects,
-    projects: p.with_projects === false ? undefined : await detailProjects(deps, actor, detail.group!.id),
+    projects,
+    ldapGroupLinks,
   });
   // Asked for by an administrator, the key is there even when the group has none.
   sendJson(
