@@ -239,8 +239,10 @@ describe("several replicas", () => {
   afterAll(() => second?.stop());
 
   it("never sync one group twice at once: each (group, generation) is read once, every group ends right", async () => {
+    // On the stack's own database and event stream (startStack gives an ldap stack its own).
+    const { CANOPY_DATABASE_URL, CANOPY_EVENT_STREAM, CANOPY_SETTINGS_BUCKET } = stack.ldapService!.config;
     second = (await startTestService(ldapServiceDefinition, {
-      env: env(),
+      env: { ...env(), CANOPY_DATABASE_URL, CANOPY_EVENT_STREAM, CANOPY_SETTINGS_BUCKET },
       log: childLogger(stack.logs, "ldap2"),
     })) as unknown as TestService<never, unknown>;
     const [a] = await people(1);

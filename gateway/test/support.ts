@@ -14,6 +14,7 @@ import {
   recordingLogger,
   startTestService,
   unique,
+  throwawayDatabase,
   waitFor,
   type RecordedLogs,
   type TestService,
@@ -140,6 +141,14 @@ export async function startStack(
     ldap?: Record<string, string>;
   } = {},
 ): Promise<Stack> {
+  // A stack with the ldap service gets a database and event stream of its own: the ldap service's
+  // durable consumers copy every group and membership, and on the run's shared stream they would
+  // first replay every event the whole run wrote (seconds of lag on a busy machine).
+  const own =
+    options.ldap && !options.env?.CANOPY_DATABASE_URL
+      ? await throwawayDatabase("canopy_test_ldap_")
+      : undefined;
+  if (own) options = { ...options, env: { ...own.env, ...options.env } };
   const logs = recordingLogger("auth");
   const rootToken = newRootToken();
   const auth = await startTestService(authServiceDefinition, {
@@ -217,6 +226,7 @@ export async function startStack(
       for (const replica of projectsReplicas) await replica.stop();
       await groups.stop();
       await auth.stop();
+      await own?.drop();
     },
   };
 }
