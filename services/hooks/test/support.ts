@@ -107,6 +107,8 @@ export interface HooksStack {
   database: ThrowawayDatabase;
   receiver: Receiver;
   addHooksReplica(env?: Record<string, string>): Promise<TestService<HooksConfig, Deps>>;
+  /** The environment a hooks replica of this stack runs with (for one in a process of its own). */
+  replicaEnv(extra?: Record<string, string>): Record<string, string>;
   stop(): Promise<void>;
 }
 
@@ -138,9 +140,16 @@ export async function startHooksStack(
     log: childLogger(logs, "projects"),
   });
   const hooksReplicas: TestService<HooksConfig, Deps>[] = [];
+  const replicaEnv = (extra: Record<string, string> = {}): Record<string, string> => ({
+    ...FAST_RETRIES,
+    CANOPY_EXTERNAL_URL: EXTERNAL_URL,
+    ...env,
+    ...options.hooksEnv,
+    ...extra,
+  });
   const addHooksReplica = async (extra: Record<string, string> = {}) => {
     const replica = await startTestService(hooksServiceDefinition, {
-      env: { ...FAST_RETRIES, CANOPY_EXTERNAL_URL: EXTERNAL_URL, ...env, ...options.hooksEnv, ...extra },
+      env: replicaEnv(extra),
       log: childLogger(logs, "hooks"),
     });
     hooksReplicas.push(replica);
@@ -186,6 +195,7 @@ export async function startHooksStack(
     database,
     receiver,
     addHooksReplica,
+    replicaEnv,
     stop: async () => {
       await receiver.stop();
       await gw.stop();

@@ -50,7 +50,21 @@ export const hookEventsConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "hooks-events",
   subjects: ["canopy.>"],
   handle: (event, tx, meta) => applyEvent(deps, event, tx, meta.streamSequence),
+  // Events held by a replica that died come back after the ack wait, behind later ones: an event
+  // naming a group the copies do not know yet fails (GroupNotYetKnown) and is offered again until
+  // the group's own event is in. A short ack wait and a long retry budget (1 + 2 + ... + 9 s) make
+  // sure the group's event comes back well before the dependent one would be dead-lettered.
+  ackWaitMs: 5_000,
+  maxDeliver: 10,
 });
+
+/** An event that names a group before the group's own event was applied (see above). */
+export class GroupNotYetKnown extends Error {
+  constructor(groupId: number) {
+    super(`group ${groupId} is not in the copies yet`);
+    this.name = "GroupNotYetKnown";
+  }
+}
 
 /** What an event fires: a payload (with its trigger) for the hooks of these groups. */
 interface Fired {
@@ -158,6 +172,7 @@ async function subgroupEvent(
   const group = await findNamespace(tx, id);
   if (!group?.parent_id || group.kind !== "group") return undefined;
   const parent = await findNamespace(tx, group.parent_id);
+  if (!parent && name === "subgroup_create") throw new GroupNotYetKnown(group.parent_id);
   if (!parent) return undefined;
   // A destroyed subgroup's updated_at is the removal's time (GitLab's record is touched by it).
   const subgroup = at ? { ...hookGroupOf(group), updatedAt: at } : hookGroupOf(group);
@@ -175,6 +190,8 @@ async function memberEvent(
   row: MemberRow,
 ): Promise<Fired | undefined> {
   const group = await findNamespace(tx, groupId);
+  // A removal may follow its group's removal (the copy is gone for good); anything else waits for it.
+  if (!group && name !== "user_remove_from_group") throw new GroupNotYetKnown(groupId);
   if (!group || group.kind !== "group") return undefined;
   const user = await findUser(tx, userId);
   return {
@@ -244,6 +261,13 @@ async function projectEvent(
   const project = await findProject(tx, id);
   if (!project) return undefined;
   const group = await findNamespace(tx, project.namespace_id);
+  // A personal namespace is never in the copies and has no hooks: only a group some hook watches is waited for.
+  if (
+    !group &&
+    name === "project_create" &&
+    (await hooksForEvent(tx, traversalIds, "project_events", false)).length
+  )
+    throw new GroupNotYetKnown(project.namespace_id);
   if (!group || group.kind !== "group") return undefined;
   return {
     groupIds: traversalIds,
