@@ -10,7 +10,10 @@ import { projectsServiceDefinition } from "../src/service";
 // stream keeps (7 days): the projects service republishes a snapshot of each once (its migrations
 // 0006 and 0008), through the real stream, and the groups service's consumers copy them; a second
 // republication changes nothing. Its own database and stream: nothing else publishes there.
-jest.setTimeout(240_000);
+// Its waits are long: thousands of snapshots go through the real stream and three consumers, and on
+// a busy two-core machine (the whole suite running) copying them has taken over a minute.
+jest.setTimeout(600_000);
+const COPY_WAIT_MS = 180_000;
 
 let own: ThrowawayDatabase;
 let db: Pool;
@@ -128,12 +131,12 @@ describe("the projects service's snapshot backfill, seen by a groups copy that m
     let last: unknown[] = [];
     const matching = async () => (last = await differences()).length === 0;
     // Shown as the rows that differ when it times out.
-    await waitFor("the groups copy to match", matching, 60_000).catch(() => undefined);
+    await waitFor("the groups copy to match", matching, COPY_WAIT_MS).catch(() => undefined);
     expect(last).toEqual([]);
     await waitFor(
       "the access copies to match",
       async () => (last = await accessDifferences()).length === 0,
-      60_000,
+      COPY_WAIT_MS,
     ).catch(() => undefined);
     expect(last).toEqual([]);
     // The copy answers the groups rules: a group may not go below its most visible project.
@@ -155,12 +158,12 @@ describe("the projects service's snapshot backfill, seen by a groups copy that m
     await waitFor(
       "the consumer to apply them",
       async () => (await processed()) >= before + projectCount,
-      60_000,
+      COPY_WAIT_MS,
     );
     await waitFor(
       "the access consumers to apply them",
       async () => (await processedAccess()) >= beforeAccess + memberCount + shareCount,
-      60_000,
+      COPY_WAIT_MS,
     );
     expect(await differences()).toEqual([]);
     expect(await accessDifferences()).toEqual([]);
