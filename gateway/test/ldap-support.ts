@@ -116,11 +116,16 @@ export async function syncFinished(stack: Stack, groupId: number, after: number,
 }
 
 /** POST /groups/:id/ldap_sync as `token`, then the finished sync's state. */
-export async function syncNow(stack: Stack, token: string, groupId: number): Promise<SyncState> {
+export async function syncNow(
+  stack: Stack,
+  token: string,
+  groupId: number,
+  timeoutMs?: number,
+): Promise<SyncState> {
   const before = (await syncState(stack, groupId))?.generation ?? 0;
   const res = await stack.gw.post(`/api/v4/groups/${groupId}/ldap_sync`, { token });
   if (res.status !== 202) throw new Error(`ldap_sync answered ${res.status} ${res.text}`);
-  return syncFinished(stack, groupId, before);
+  return syncFinished(stack, groupId, before, timeoutMs);
 }
 
 /** POST /groups/:id/ldap_group_links (201 expected). */
