@@ -22,7 +22,8 @@ const moduleNameMapper = Object.fromEntries(
   ]),
 );
 const workspaceFolders = workspaces.map((w) => w.workspace).join(",");
-const unitFolders = `${workspaceFolders},deploy`;
+// bench's own tests are of its pure parts (the report's rendering): they run with the unit tests.
+const unitFolders = `${workspaceFolders},deploy,bench`;
 const common = {
   rootDir: __dirname,
   transform,
@@ -49,6 +50,12 @@ module.exports = {
       ...common,
       displayName: "e2e",
       testMatch: ["<rootDir>/e2e/test/**/*.test.ts"],
+    },
+    {
+      ...common,
+      // The fault suite (faults/): the whole stack on servers of its own, which it stops and starts.
+      displayName: "faults",
+      testMatch: ["<rootDir>/faults/**/*.test.ts"],
     },
   ],
 };

@@ -3,15 +3,18 @@
 // order, each only after the previous one reports ready, so the gateway never comes up before auth
 // can answer. CANOPY_REPLICAS=n starts n of every service (a service's replicas start together, as
 // in a cluster); the gateway reaches every replica, and users reach every gateway through one port.
+// A process that dies stops the whole stack, unless CANOPY_RESTART_EXITED=1: then it is started
+// again with the same ports and environment, as a cluster restarts a pod (the fault suite kills
+// replicas this way).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import path from "node:path";
 import readline from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { commandOf, readManifest, ROOT } from "./lib/manifest.cjs";
 import { planStack, replicaCount } from "./lib/plan.cjs";
+import { freePort } from "./lib/ports.cjs";
 import { startRoundRobinProxy } from "./lib/round-robin-proxy.cjs";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -115,17 +118,6 @@ function sharedEnv() {
   return env;
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 function startChild(service, colour, env) {
   if (!existsSync(path.join(ROOT, service.entry))) {
     throw new Error(
@@ -145,6 +137,8 @@ function startChild(service, colour, env) {
   prefixLines(proc.stderr, process.stderr, prefix);
 
   const child = { name: service.name, service: service.workspace, proc, ready: false, exit: undefined };
+  child.env = env;
+  child.restart = () => startChild(service, colour, env);
   // "close", not "exit": by then every line the child wrote has been printed.
   child.exited = new Promise((resolve) => {
     const done = (exit) => resolve((child.exit ??= exit));
@@ -154,11 +148,22 @@ function startChild(service, colour, env) {
   child.exited.then((exit) => {
     if (stopping) return;
     const when = child.ready ? "unexpectedly" : "before it was ready";
+    if (child.ready && process.env.CANOPY_RESTART_EXITED === "1")
+      return restart(child, `${describe(exit)} ${when}`);
     log(`${child.name} ${describe(exit)} ${when}; stopping the others`);
     shutdown(1);
   });
   children.push(child);
   return child;
+}
+
+/** CANOPY_RESTART_EXITED=1: starts a replica that died again in its place, and waits until it is ready. */
+async function restart(dead, why) {
+  log(`${dead.name} ${why}; starting it again`);
+  children.splice(children.indexOf(dead), 1);
+  const child = dead.restart();
+  await waitReady(child, Number(child.env.CANOPY_HEALTH_PORT)).catch((err) => log(err.message));
+  if (child.ready) log(`${child.name} is ready again (pid ${child.proc.pid})`);
 }
 
 function prefixLines(from, to, prefix) {

@@ -1,8 +1,8 @@
 // `npm run manifest:sync`: writes what services.json implies into the files that cannot read it
 // themselves — package.json workspaces, tsconfig.build.json references and the `services:` block of
-// helm/canopy/values.yaml (keeping each service's replicas and every comment). deploy/test/
-// manifest.test.ts fails until they agree, so adding a service is its folder, one manifest entry,
-// and this command.
+// helm/canopy/values.yaml (keeping each service's replicas, resources, autoscaling and every
+// comment). deploy/test/manifest.test.ts fails until they agree, so adding a service is its folder,
+// one manifest entry, and this command.
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { format, resolveConfig } from "prettier";
@@ -53,21 +53,31 @@ await update("helm/canopy/values.yaml", (text) => {
     if (!manifest.services.some((s) => s.name === name)) doc.deleteIn(["services", name]);
   }
   for (const service of manifest.services) {
-    const entry = { command: commandOf(service) };
+    // The manifest owns command, grpc and http; anything else in an entry (replicas, resources,
+    // autoscaling, and comments) is the operator's and stays as it is.
+    const owned = { command: commandOf(service) };
     if (service.grpc) {
       const { defaultPort: port, portVariable, addressVariable } = service.grpc;
-      entry.grpc = { port, portVariable, addressVariable };
+      owned.grpc = { port, portVariable, addressVariable };
     }
     if (service.http) {
       const { defaultPort: port, portVariable } = service.http;
-      entry.http = { port, portVariable };
+      owned.http = { port, portVariable };
     }
-    entry.replicas = doc.getIn(["services", service.name, "replicas"]) ?? DEFAULT_REPLICAS;
-    const node = doc.createNode(entry);
-    // Flow style for the small maps and lists, as the file is written by hand.
-    for (const pair of node.items) if (pair.key.value !== "replicas") pair.value.flow = true;
-    for (const item of node.get("command").items) item.type = "QUOTE_DOUBLE";
-    doc.setIn(["services", service.name], node);
+    if (!doc.hasIn(["services", service.name])) {
+      doc.setIn(["services", service.name], doc.createNode({ ...owned, replicas: DEFAULT_REPLICAS }));
+    }
+    for (const key of ["command", "grpc", "http"]) {
+      if (owned[key] === undefined) {
+        doc.deleteIn(["services", service.name, key]);
+        continue;
+      }
+      // Flow style for the small maps and lists, as the file is written by hand.
+      const node = doc.createNode(owned[key]);
+      node.flow = true;
+      if (key === "command") for (const item of node.items) item.type = "QUOTE_DOUBLE";
+      doc.setIn(["services", service.name, key], node);
+    }
   }
   return same(before, doc.toJSON()) ? undefined : doc.toString({ lineWidth: 0 });
 });

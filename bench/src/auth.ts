@@ -15,6 +15,8 @@
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { machineBusySeconds, sampleProcess, scrapeResidentBytes, type ProcessSample } from "./proc";
+import { retryUnavailable } from "./report";
+import { loadFigure, num, rssFigure, verdictOf, writeResult } from "./results";
 import { runBench, type BenchStack, type Service } from "./stack";
 
 const intFromEnv = (name: string, fallback: number) => {
@@ -65,21 +67,26 @@ async function seed(stack: BenchStack): Promise<{ token: string; username: strin
   const worker = async () => {
     while (next < USERS) {
       const i = next++;
-      last = await api(stack, "/users", stack.rootToken, {
-        username: `bench-${run}-${i}`,
-        email: `bench-${run}-${i}@example.com`,
-        name: `Bench User ${i}`,
-        password: randomBytes(12).toString("base64url"),
-        skip_confirmation: true,
+      last = await retryUnavailable((attempt) => {
+        const username = `bench-${run}-${i}${attempt > 1 ? `-${attempt}` : ""}`;
+        return api(stack, "/users", stack.rootToken, {
+          username,
+          email: `${username}@example.com`,
+          name: `Bench User ${i}`,
+          password: randomBytes(12).toString("base64url"),
+          skip_confirmation: true,
+        });
       });
     }
   };
   await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
   const user = USERS > 0 ? last : await api(stack, "/user", stack.rootToken);
-  const created = await api(stack, `/users/${user.id}/personal_access_tokens`, stack.rootToken, {
-    name: "bench",
-    scopes: ["read_user"],
-  });
+  const created = await retryUnavailable(() =>
+    api(stack, `/users/${user.id}/personal_access_tokens`, stack.rootToken, {
+      name: "bench",
+      scopes: ["read_user"],
+    }),
+  );
   return { token: String(created.token), username: String(user.username) };
 }
 
@@ -272,6 +279,23 @@ async function main(stack: BenchStack, started: number) {
     ...cpuRows.map(([label, key]) => [label, pct(userCpu[key]), pct(versionCpu[key]), pct(healthCpu[key])]),
   ]);
   say(`\n(RSS and CPU from /proc; ${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+  writeResult({
+    bench: "auth",
+    settings: { seconds: SECONDS, connections: CONNECTIONS, users: USERS, pairedRounds: PAIRED_ROUNDS },
+    figures: [
+      {
+        case: "GET /api/v4/user ÷ GET /-/health (median of paired 2 s runs)",
+        figure: `${num(ratio, 2)} (${pairs.map((r) => num(r, 2)).join(", ")})`,
+        value: Number(ratio.toFixed(2)),
+        target: `≥ ${TARGET_RATIO}`,
+        verdict: verdictOf(ratio >= TARGET_RATIO),
+      },
+      { case: "GET /api/v4/user (PRIVATE-TOKEN)", figure: loadFigure(user) },
+      { case: "GET /api/v4/version (PRIVATE-TOKEN)", figure: loadFigure(version) },
+      { case: "GET /-/health", figure: loadFigure(health) },
+      ...SERVICES.map((s) => rssFigure(s, idleRss[s], TARGET_IDLE_RSS_MB)),
+    ],
+  });
 }
 
 const started = Date.now();

@@ -3,6 +3,7 @@
 import type { Measured, Mode } from "./groups-load";
 import { ratioOf } from "./groups-load";
 import { loadCells, say, table } from "./report";
+import { loadFigure, num, verdictOf, type Figure } from "./results";
 
 export interface Row extends Measured {
   name: string;
@@ -15,6 +16,8 @@ export interface Results {
   groups: number;
   unit?: string;
   rows: Row[];
+  /** Checks made on the way (e.g. an X-Total as expected), for the report. */
+  checks?: Figure[];
 }
 
 const PROCESSES = ["gateway", "groups", "auth", "launcher", "postgres", "bench", "other"];
@@ -80,4 +83,48 @@ export function printComparison(small: Results, large: Results) {
     ]);
   }
   table(rows);
+}
+
+/** What one case must reach, from its issue; none of these: no target. */
+export interface RowTarget {
+  /** Its req/s at least this share of health's in the same run. */
+  ratio?: number;
+  p99Ms?: number;
+  p50Ms?: number;
+}
+
+/** Each measured row as a report figure, checked against its target (failed requests miss it too). */
+export function rowFigures(
+  results: Results,
+  targetOf: (r: Row) => RowTarget | undefined,
+  prefix = "",
+): Figure[] {
+  return results.rows.map((r) => {
+    const ratio = ratioOf(r);
+    const figure = `${loadFigure(r.result)}, ${num(ratio, 2)}× health`;
+    const t = targetOf(r);
+    const name = `${prefix}${r.name}, ${r.mode}${r.connections === 32 ? "" : `, ${r.connections} connection(s)`}`;
+    if (!t) return { case: name, figure };
+    const parts: string[] = [];
+    let ok = r.result.non2xx + r.result.errors === 0;
+    if (t.ratio !== undefined) {
+      parts.push(`≥ ${t.ratio}× health`);
+      ok &&= ratio >= t.ratio;
+    }
+    if (t.p50Ms !== undefined) {
+      parts.push(`p50 ≤ ${t.p50Ms} ms`);
+      ok &&= r.result.latency.p50 <= t.p50Ms;
+    }
+    if (t.p99Ms !== undefined) {
+      parts.push(`p99 ≤ ${t.p99Ms} ms`);
+      ok &&= r.result.latency.p99 <= t.p99Ms;
+    }
+    return {
+      case: name,
+      figure,
+      value: Number(ratio.toFixed(2)),
+      target: parts.join(", "),
+      verdict: verdictOf(ok),
+    };
+  });
 }

@@ -27,9 +27,10 @@ import { randomBytes } from "node:crypto";
 import { Client } from "pg";
 import { generateGroups, growGroups, waitForUserCopies, type Dataset } from "./groups-dataset";
 import { measure, type LoadOptions, type Mode } from "./groups-load";
-import { printComparison, printResults, type Results } from "./groups-report";
+import { printComparison, printResults, rowFigures, type Results, type Row } from "./groups-report";
 import { sampleProcess } from "./proc";
 import { intFromEnv, say, seconds, table } from "./report";
+import { rssFigure, verdictOf, writeResult, type Figure } from "./results";
 import { runBench, type BenchStack } from "./stack";
 
 /** Dataset sizes, measured in turn on one stack: "100000,1000000" grows the first dataset to the second. */
@@ -53,6 +54,15 @@ const UNLIMITED = "1000000000";
 const TARGET_IDLE_RSS_MB = 120;
 const CASES = (process.env.BENCH_CASES ?? "").split(",").filter(Boolean);
 const HOLD = process.env.BENCH_HOLD === "1";
+/** The issue's targets: the member's list at 32 connections, and the descendants page's own latency. */
+const TARGET_MEMBER = { ratio: 0.25, p99Ms: 50 };
+const TARGET_DESCENDANTS = { p50Ms: 5 };
+const targetOf = (r: Row) =>
+  r.name === "GET /groups (member)" && r.connections === 32
+    ? TARGET_MEMBER
+    : r.name === DESCENDANTS && r.connections === 1
+      ? TARGET_DESCENDANTS
+      : undefined;
 
 async function api(stack: BenchStack, path: string, token: string, body?: unknown) {
   const res = await fetch(`${stack.url}/api/v4${path}`, {
@@ -166,6 +176,22 @@ async function main(stack: BenchStack, started: number) {
     ]),
   ]);
   say(`\n${seconds(started)} in all`);
+  const figures: Figure[] = bySize.flatMap((results) => {
+    const prefix = bySize.length > 1 ? `${results.groups} groups: ` : "";
+    return [...(results.checks ?? []), ...rowFigures(results, targetOf, prefix)];
+  });
+  figures.push(rssFigure("groups", idle.groups, TARGET_IDLE_RSS_MB));
+  writeResult({
+    bench: "groups",
+    settings: {
+      groups: bySize.map((r) => r.groups).join(", "),
+      users: USERS,
+      seconds: SECONDS,
+      connections: CONNECTIONS,
+      rounds: ROUNDS,
+    },
+    figures,
+  });
 }
 
 interface Caller {
@@ -180,9 +206,16 @@ async function measureAll(
   options: LoadOptions,
 ): Promise<Results> {
   const first = await api(stack, "/groups", who.member.token);
-  say(
-    `member's GET /groups: X-Total ${first.headers.get("x-total")} (expected ${data.memberRootIds.length * 10})`,
-  );
+  const expectedTotal = data.memberRootIds.length * 10;
+  say(`member's GET /groups: X-Total ${first.headers.get("x-total")} (expected ${expectedTotal})`);
+  const checks: Figure[] = [
+    {
+      case: "member's GET /groups: X-Total",
+      figure: String(first.headers.get("x-total")),
+      target: `= ${expectedTotal}`,
+      verdict: verdictOf(first.headers.get("x-total") === String(expectedTotal)),
+    },
+  ];
   const admin = await api(stack, "/groups", stack.rootToken);
   say(`admin's GET /groups: X-Total ${admin.headers.get("x-total") ?? "(none: more than 10,000)"}`);
   const asMember = { "PRIVATE-TOKEN": who.member.token };
@@ -196,7 +229,7 @@ async function measureAll(
   ];
   if (HOLD) await hold(stack, { member: who.member.token, owner: who.owner.token, data });
   const chosen = cases.filter(([name]) => !CASES.length || CASES.some((c) => name.includes(c)));
-  const results: Results = { groups: data.groups, rows: [] };
+  const results: Results = { groups: data.groups, rows: [], checks };
   for (const [name, path, headers] of chosen)
     for (const mode of MODES)
       results.rows.push({

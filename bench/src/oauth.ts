@@ -17,7 +17,8 @@
 import { randomBytes } from "node:crypto";
 import autocannon from "autocannon";
 import { machineBusySeconds, sampleProcess } from "./proc";
-import { intFromEnv, loadCells, say, seconds, table } from "./report";
+import { intFromEnv, loadCells, retryUnavailable, say, seconds, table } from "./report";
+import { loadFigure, num, verdictOf, writeResult } from "./results";
 import { runBench, type BenchStack } from "./stack";
 
 const SECONDS = intFromEnv("BENCH_SECONDS", 10);
@@ -57,20 +58,26 @@ const FORM = "application/x-www-form-urlencoded";
 
 /** A user, an instance-wide confidential application, and `count` password-grant token pairs. */
 async function seed(stack: BenchStack, count: number) {
-  const username = `bench-oauth-${randomBytes(3).toString("hex")}`;
+  const base = `bench-oauth-${randomBytes(3).toString("hex")}`;
   const password = randomBytes(12).toString("base64url");
-  await adminPost(stack, "/users", {
-    username,
-    email: `${username}@example.com`,
-    name: "Bench OAuth",
-    password,
-    skip_confirmation: true,
+  const username = await retryUnavailable(async (attempt) => {
+    const name = `${base}${attempt > 1 ? `-${attempt}` : ""}`;
+    await adminPost(stack, "/users", {
+      username: name,
+      email: `${name}@example.com`,
+      name: "Bench OAuth",
+      password,
+      skip_confirmation: true,
+    });
+    return name;
   });
-  const created = await adminPost(stack, "/applications", {
-    name: "bench:oauth",
-    redirect_uri: "http://127.0.0.1/callback",
-    scopes: "api",
-  });
+  const created = await retryUnavailable(() =>
+    adminPost(stack, "/applications", {
+      name: "bench:oauth",
+      redirect_uri: "http://127.0.0.1/callback",
+      scopes: "api",
+    }),
+  );
   const app: App = { clientId: String(created.application_id), secret: String(created.secret) };
   const pairs: { access_token: string; refresh_token: string }[] = [];
   const grant = () =>
@@ -80,7 +87,7 @@ async function seed(stack: BenchStack, count: number) {
       body: new URLSearchParams({ grant_type: "password", username, password, scope: "api" }).toString(),
     });
   const worker = async () => {
-    while (pairs.length < count) pairs.push((await grant()) as (typeof pairs)[number]);
+    while (pairs.length < count) pairs.push((await retryUnavailable(grant)) as (typeof pairs)[number]);
   };
   await Promise.all(Array.from({ length: SEED_CONCURRENCY }, worker));
   return { app, pairs: pairs.slice(0, count) };
@@ -253,6 +260,36 @@ async function main(stack: BenchStack, started: number) {
     ]),
   ]);
   say(`\n(${seconds(started)} in all)`);
+  const refreshFailed = refresh.non2xx + refresh.errors;
+  writeResult({
+    bench: "oauth",
+    settings: { seconds: SECONDS, connections: CONNECTIONS, families: FAMILIES },
+    figures: [
+      { case: "GET /-/health", figure: loadFigure(health) },
+      {
+        case: "GET /oauth/token/info (Bearer) ÷ health",
+        figure: `${num(infoRatio, 2)} (${loadFigure(tokenInfo)})`,
+        value: Number(infoRatio.toFixed(2)),
+        target: `≥ ${TARGET_INFO_RATIO}`,
+        verdict: verdictOf(infoRatio >= TARGET_INFO_RATIO && tokenInfo.non2xx + tokenInfo.errors === 0),
+      },
+      {
+        case: "POST /oauth/token (refresh_token grant)",
+        figure: loadFigure(refresh),
+        value: Math.round(refresh.requests.average),
+        unit: "req/s",
+        target: `≥ ${TARGET_REFRESH_RPS} req/s`,
+        verdict: verdictOf(refresh.requests.average >= TARGET_REFRESH_RPS && refreshFailed === 0),
+      },
+      {
+        case: "refresh tokens sent twice / answers repeating a token",
+        figure: `${queue.sentTwice} / ${queue.reissued}`,
+        target: "0 / 0",
+        verdict: verdictOf(queue.sentTwice === 0 && queue.reissued === 0),
+      },
+      { case: "GET /api/v4/user (same Bearer token)", figure: loadFigure(runs.user.result) },
+    ],
+  });
 }
 
 const started = Date.now();

@@ -28,3 +28,20 @@ export const loadCells = (r: autocannon.Result) => [
 ];
 
 export const seconds = (since: number) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/**
+ * Seeding on a machine busy with other work: a call answered 503 (a service past its deadline) is
+ * made again after a pause that grows (2 s, 4 s, ...: the service is behind, a call at once would
+ * queue behind the same work), up to `attempts` times. `call` gets the attempt's number: a write
+ * that timed out may still have been made, so a retried write names what it creates anew.
+ */
+export async function retryUnavailable<T>(call: (attempt: number) => Promise<T>, attempts = 5): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call(attempt);
+    } catch (err) {
+      if (attempt >= attempts || !/: 503 /.test(String((err as Error)?.message))) throw err;
+      await new Promise((r) => setTimeout(r, 2_000 * attempt));
+    }
+  }
+}

@@ -4,12 +4,14 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import { connect } from "nats";
 import { Client } from "pg";
 import { REPO_ROOT, SERVICES } from "./manifest";
 const ADMIN_DATABASE_URL =
   process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-const READY_TIMEOUT_MS = 60_000;
+/** Six services one after the other: on a machine busy with other work, a minute is not always enough. */
+const READY_TIMEOUT_MS = 120_000;
 /** Output kept for an error message; the rest is read and dropped (request logs add up under load). */
 const TAIL_BYTES = 64 * 1024;
 /** BENCH_KEEP=1: leave the stack's database behind when it stops, to inspect it (EXPLAIN ANALYZE). */
@@ -19,6 +21,8 @@ export interface BenchStack {
   url: string;
   /** The stack's own database (each service has its schema in it). */
   databaseUrl: string;
+  /** Its JetStream stream of events (CANOPY_EVENT_STREAM): the database's name, upper-cased. */
+  eventStream: string;
   rootToken: string;
   healthPorts: Record<Service, number>;
   pids: Partial<Record<Service, number>>;
@@ -53,11 +57,12 @@ async function admin(sql: string) {
   }
 }
 
-/** Deletes a stack's event stream (nothing to do if the stack never created it). */
-async function deleteStream(name: string) {
+/** Deletes a stack's streams: its events and its settings bucket (nothing to do if never created). */
+async function deleteStreams(names: string[]) {
   const nc = await connect({ servers: (process.env.CANOPY_NATS_URL ?? "nats://127.0.0.1:4222").split(",") });
   try {
-    await (await nc.jetstreamManager()).streams.delete(name).catch(() => undefined);
+    const jsm = await nc.jetstreamManager();
+    for (const name of names) await jsm.streams.delete(name).catch(() => undefined);
   } finally {
     await nc.close();
   }
@@ -79,6 +84,15 @@ function childPids(launcherPid: number): Partial<Record<Service, number>> {
   return out;
 }
 
+/** `npm start`'s command after `node` (package.json), so the bench's launcher runs with its flags. */
+function launcherArgs(): string[] {
+  const start: string = JSON.parse(readFileSync(path.join(REPO_ROOT, "package.json"), "utf8")).scripts.start;
+  const [node, ...args] = start.split(/\s+/);
+  if (node !== "node" || !args.includes("deploy/start.mjs"))
+    throw new Error(`npm start is not node …: ${start}`);
+  return args;
+}
+
 function exited(proc: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => {
     if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
@@ -86,10 +100,30 @@ function exited(proc: ChildProcess): Promise<number | null> {
   });
 }
 
+/** Attempts at starting a stack whose ports another process took first. */
+const PORT_ATTEMPTS = 3;
+
+/**
+ * Starts the stack; again, on fresh ports and a fresh database, when a port it chose was taken
+ * between choosing and listening (other stacks on the machine choose free ports too).
+ */
 export async function startStack(extraEnv: Record<string, string> = {}): Promise<BenchStack> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startStackOnce(extraEnv);
+    } catch (err) {
+      if (attempt >= PORT_ATTEMPTS || !/EADDRINUSE/.test((err as Error).message)) throw err;
+      process.stdout.write(`a port of the stack was taken meanwhile (EADDRINUSE): starting it again\n`);
+    }
+  }
+}
+
+async function startStackOnce(extraEnv: Record<string, string>): Promise<BenchStack> {
   const databaseName = `canopy_bench_${randomBytes(6).toString("hex")}`;
-  // NATS is shared with every other stack on the machine: this one's events get a stream of their own.
+  // NATS is shared with every other stack on the machine: this one's events get a stream of their
+  // own, and its application settings a bucket of their own (bench:hooks changes them).
   const eventStream = databaseName.toUpperCase();
+  const settingsBucket = databaseName;
   await admin(`CREATE DATABASE ${databaseName}`);
   const databaseUrl = new URL(ADMIN_DATABASE_URL);
   databaseUrl.pathname = `/${databaseName}`;
@@ -106,7 +140,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([k]) => !/^CANOPY_(?!REDIS_URL$|NATS_URL$|LOG_LEVEL$)/.test(k)),
   );
-  const proc = spawn(process.execPath, ["deploy/start.mjs"], {
+  const proc = spawn(process.execPath, launcherArgs(), {
     cwd: REPO_ROOT,
     env: {
       ...inherited,
@@ -114,6 +148,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       CANOPY_SKIP_BUILD: "1",
       CANOPY_DATABASE_URL: databaseUrl.toString(),
       CANOPY_EVENT_STREAM: eventStream,
+      CANOPY_SETTINGS_BUCKET: settingsBucket,
       CANOPY_PORT: String(port),
       CANOPY_EXTERNAL_URL: url,
       ...ports,
@@ -149,9 +184,18 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
       if (KEEP_DATABASE)
         process.stdout.write(`BENCH_KEEP: kept ${databaseUrl} (DROP DATABASE ${databaseName} when done)\n`);
       else await admin(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-      await deleteStream(eventStream).catch(() => undefined);
+      // A KV bucket is the stream KV_<bucket>.
+      await deleteStreams([eventStream, `KV_${settingsBucket}`]).catch(() => undefined);
       return code;
     })());
+
+  // Ctrl-C (or `npm run bench` stopping a bench that ran too long), from the start on: the stack stops
+  // and its database is dropped. Not with BENCH_HOLD, whose Ctrl-C means "go on with the load".
+  const onInterrupt = () => {
+    process.stdout.write("interrupted: stopping the stack\n");
+    void stop().finally(() => process.exit(130));
+  };
+  if (process.env.BENCH_HOLD !== "1") process.once("SIGINT", onInterrupt);
 
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -161,10 +205,14 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
         throw new Error(`the launcher exited with code ${code} before it was ready`);
       }),
       new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error("the stack was not ready within 60 s")), READY_TIMEOUT_MS);
+        timer = setTimeout(
+          () => reject(new Error(`the stack was not ready within ${READY_TIMEOUT_MS / 1000} s`)),
+          READY_TIMEOUT_MS,
+        );
       }),
     ]);
   } catch (err) {
+    process.off("SIGINT", onInterrupt); // a failed start may be tried again: that stack has its own
     await stop();
     throw new Error(`${(err as Error).message}\n${output}`);
   } finally {
@@ -174,6 +222,7 @@ export async function startStack(extraEnv: Record<string, string> = {}): Promise
   return {
     url,
     databaseUrl: databaseUrl.toString(),
+    eventStream,
     rootToken,
     healthPorts,
     pids: childPids(proc.pid!),

@@ -99,6 +99,15 @@ describe("the Tiltfile", () => {
     expect(tiltfile).toContain("read_json('services.json')");
     for (const { name } of manifest.services) expect(tiltfile).not.toContain(`canopy-${name}`);
   });
+
+  it("builds the image from deploy/Dockerfile and deploys helm/canopy with Tilt's own values", () => {
+    const tiltfile = read("Tiltfile");
+    expect(tiltfile).toContain("docker_build('canopy', '.', dockerfile='deploy/Dockerfile'");
+    expect(tiltfile).toContain("helm('helm/canopy', values=['deploy/tilt/values.yaml']");
+    expect(tiltfile).toContain("k8s_yaml('deploy/tilt/infra.yaml')");
+    // The image Tilt builds is the one the chart's values name.
+    expect(parse(read("helm/canopy/values.yaml")).image.repository).toBe("canopy");
+  });
 });
 
 describe("helm/canopy", () => {
@@ -132,6 +141,34 @@ describe("helm/canopy", () => {
     expect(values.bind).toEqual({ grpcHost: "0.0.0.0", healthHost: "0.0.0.0" });
     expect(values.networkPolicy).toMatchObject({ enabled: true, grpcClients: ["gateway"] });
     for (const client of values.networkPolicy.grpcClients) expect(values.services[client]).toBeDefined();
+  });
+
+  it("passes CANOPY_LDAP_SERVERS from a Secret's key (it holds bind passwords) to the processes that read it", () => {
+    // No LDAP unless a Secret is named; the default key; only services the manifest knows.
+    expect(values.ldap.serversSecret).toEqual({ name: "", key: "servers" });
+    expect(sorted(values.ldap.services)).toEqual(["auth", "gateway", "ldap"]);
+    for (const name of values.ldap.services) expect(values.services[name]).toBeDefined();
+    // The env list (shared by the Deployments and the migrations Job, in _helpers.tpl) reads the
+    // variable from secretKeyRef only, gated on a name and on the list.
+    const env = read("helm/canopy/templates/_helpers.tpl");
+    const block =
+      /\{\{- with \$\.Values\.ldap\.serversSecret \}\}([\s\S]*?)\{\{- end \}\}\s*\{\{- end \}\}/.exec(
+        env,
+      )?.[1];
+    expect(block).toBeDefined();
+    expect(block).toContain("{{- if and .name (has $name $.Values.ldap.services) }}");
+    expect(block).toContain("- name: CANOPY_LDAP_SERVERS");
+    expect(block).toContain(
+      "valueFrom: { secretKeyRef: { name: {{ .name | quote }}, key: {{ .key | quote }} } }",
+    );
+    expect(env.match(/CANOPY_LDAP_SERVERS/g)).toHaveLength(1);
+    // Inside the container's env list, after the address variables; the list comes before envFrom.
+    const envList = env.slice(env.indexOf('{{- define "canopy.env" -}}'));
+    expect(envList.indexOf("CANOPY_LDAP_SERVERS")).toBeGreaterThan(envList.indexOf("addressVariable"));
+    const deployments = read("helm/canopy/templates/deployments.yaml");
+    expect(deployments.indexOf('include "canopy.env"')).toBeGreaterThan(0);
+    expect(deployments.indexOf('include "canopy.env"')).toBeLessThan(deployments.indexOf("envFrom:"));
+    expect(deployments).not.toContain("CANOPY_LDAP_SERVERS");
   });
 
   it("templates name no service: every Deployment, Service and policy comes from the values", () => {

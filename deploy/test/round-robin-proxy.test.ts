@@ -40,7 +40,23 @@ describe("round-robin proxy", () => {
     expect(answers).toEqual(["one", "two", "one", "two"]);
   });
 
-  it("closes the client's connection when its upstream is gone", async () => {
+  it("skips an upstream that refuses the connection", async () => {
+    const dead = await greeter("gone");
+    const deadPort = portOf(dead);
+    await new Promise((resolve) => dead.close(resolve));
+    const alive = await greeter("alive");
+    const mixed = await startRoundRobinProxy({ port: 0, upstreams: [deadPort, portOf(alive)] });
+    try {
+      const answers: string[] = [];
+      for (let i = 0; i < 3; i++) answers.push(await greeting(mixed.port));
+      expect(answers).toEqual(["alive", "alive", "alive"]);
+    } finally {
+      mixed.destroy();
+      await new Promise((resolve) => alive.close(resolve));
+    }
+  });
+
+  it("closes the client's connection when every upstream is gone", async () => {
     const dead = await greeter("gone");
     const deadPort = portOf(dead);
     await new Promise((resolve) => dead.close(resolve));

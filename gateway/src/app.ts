@@ -10,8 +10,10 @@ import { mountEndpoints } from "./http/mount-endpoints";
 import { sendJson } from "./http/json";
 import { refuseNulBytes } from "./http/null-bytes";
 import { rememberWrites } from "./http/recent-writes";
+import { recordActivity } from "./http/user-activity";
 import { authenticate } from "./middleware/authenticate";
-import { accessLog, apiHeaders, errorHandler, requestId } from "./middleware/request";
+import { checkResponses } from "./openapi/check-responses";
+import { accessLog, apiHeaders, errorHandler, requestId, traceRequest } from "./middleware/request";
 import { API_ENDPOINTS } from "./routes/api";
 import type { RouteDeps } from "./routes/context";
 import { discoveryRoutes } from "./routes/discovery";
@@ -49,7 +51,8 @@ export function createApp(deps: AppDeps): Koa {
   });
 
   const api = new Router<ApiState>({ prefix: "/api/v4" });
-  api.use(authenticate(deps.cache, deps.limits, deps.auth, deps.writes));
+  api.use(authenticate(deps.cache, deps.limits, deps.auth, deps.writes, deps.config.CANOPY_EXTERNAL_URL));
+  api.use(recordActivity(deps.activity, (ctx) => Boolean(ctx.state.impersonation)));
   api.use(rememberWrites(deps.writes));
   mountEndpoints(api, API_ENDPOINTS, deps);
 
@@ -57,9 +60,10 @@ export function createApp(deps: AppDeps): Koa {
   oauthRoutes(provider, deps);
   discoveryRoutes(provider, deps);
 
+  app.use(requestId).use(traceRequest).use(accessLog(deps.log));
+  const checkFile = deps.config.CANOPY_OPENAPI_CHECK_FILE;
+  if (checkFile) app.use(only((path) => path.startsWith("/api/v4/"), checkResponses(checkFile)));
   app
-    .use(requestId)
-    .use(accessLog(deps.log))
     .use(errorHandler(deps.log))
     .use(health.routes())
     .use(apiHeaders)

@@ -42,6 +42,11 @@ export const gatewayConfigSchema = baseConfigSchema.extend({
   CANOPY_READ_YOUR_WRITES_SECONDS: z.coerce.number().int().min(0).max(3600).default(15),
   /** Largest request body accepted, in bytes. */
   CANOPY_MAX_BODY_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /**
+   * Test stacks only: check every /api/v4 answer against the OpenAPI document and append the
+   * outcome to this file, one JSON line per answer (openapi/check-responses.ts).
+   */
+  CANOPY_OPENAPI_CHECK_FILE: z.string().optional(),
   /** Trust X-Forwarded-For from a reverse proxy (only behind one). */
   CANOPY_TRUST_PROXY: z
     .enum(["true", "false"])

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   connectNats,
+  closeRedis,
   connectRedis,
   eventStreamOf,
   payloadOf,
@@ -15,6 +16,7 @@ import type { GatewayConfig } from "./config";
 import { createClients } from "./grpc/clients";
 import { AnswerCache } from "./http/answer-cache";
 import { RecentWrites } from "./http/recent-writes";
+import { UserActivityRecorder } from "./http/user-activity";
 import { rateLimits } from "./middleware/rate-limit";
 
 /**
@@ -73,8 +75,10 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     handle: (event) => dropStaleAnswers(cache, event),
   });
   const checks = [
-    { name: "redis", check: () => redis.ping() },
-    { name: "nats", check: () => nc.flush() },
+    // Without Redis or NATS the gateway answers, degraded (docs/operating.md): a 503 here would take
+    // every gateway out of the load balancer at once.
+    { name: "redis", check: () => redis.ping(), degradable: true },
+    { name: "nats", check: () => nc.flush(), degradable: true },
     { name: "auth", check: () => authClient.authenticate({ token: "" }, { deadlineMs: 1_500 }) },
   ];
   const app = createApp({
@@ -90,6 +94,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     projectMembers: clients.projectMembers,
     projectSharing: clients.projectSharing,
     projectCustomAttributes: clients.projectCustomAttributes,
+    projectEvents: clients.projectEvents,
     groupProjects: clients.groupProjects,
     projectLifecycle: clients.projectLifecycle,
     ldap: clients.ldap,
@@ -101,6 +106,13 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
     }),
     groupSharing: clients.groupSharing,
     groupCustomAttributes: clients.groupCustomAttributes,
+    userCustomAttributes: clients.userCustomAttributes,
+    userAvatars: clients.userAvatars,
+    userState: clients.userState,
+    impersonationTokens: clients.impersonationTokens,
+    userStatus: clients.userStatus,
+    userActivity: clients.userActivity,
+    activity: new UserActivityRecorder(redis, clients.userActivity, log, config.CANOPY_REDIS_KEY_PREFIX),
     pushRules: clients.pushRules,
     groupAvatars: clients.groupAvatars,
     groupLifecycle: clients.groupLifecycle,
@@ -133,7 +145,7 @@ export async function startGateway(config: GatewayConfig, log: Logger) {
       await invalidations.stop();
       for (const consumer of answerChanges) await consumer.stop();
       await nc.drain();
-      await redis.quit();
+      await closeRedis(redis);
       clients.close();
     },
   };

@@ -84,7 +84,7 @@ test("anonymous callers get 401 and other users 403, even with bad parameters", 
 test("a read_api token reads but does not change", async () => {
   const admin = await signedInUser(stack, ["read_api"], { admin: true });
   expect((await stack.gw.get(PATH, { token: admin.secret })).status).toBe(200);
-  expectError(await put({ signup_enabled: true }, admin.secret), 403, insufficientScope("api"));
+  expectError(await put({ signup_enabled: true }, admin.secret), 403, insufficientScope("api read_api"));
 });
 
 test("PUT changes what it names, ignores unknown parameters, and answers the whole entity", async () => {

@@ -32,7 +32,7 @@ test("a client of another service names that service in the 503", async () => {
     config,
   );
   try {
-    const err = await failureOf(groups.getUser({ id: 1, username: "" }));
+    const err = await failureOf(groups.getUser({ id: 1, username: "", withCustomAttributes: false }));
     expect(dependencyOf(err)).toBe("groups");
     expect(toHttpError(err)).toMatchObject({
       status: 503,

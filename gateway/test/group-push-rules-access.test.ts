@@ -99,7 +99,7 @@ describe("who may call", () => {
     expectError(
       await stack.gw.put(url(group.id), { token: reader, json: { member_check: false } }),
       403,
-      insufficientScope("api"),
+      insufficientScope("api read_api"),
     );
   });
 });

@@ -23,7 +23,7 @@ export interface Request {
 }
 
 /** Which of root's views of the target a write could change (compared before and after each case). */
-export type Watch = "detail" | "subgroups" | "members" | "rule" | "attributes";
+export type Watch = "detail" | "subgroups" | "members" | "rule" | "attributes" | "hooks";
 
 export interface EndpointRule {
   name: string;

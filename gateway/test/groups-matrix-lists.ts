@@ -59,9 +59,12 @@ async function compareList(
   const total = res.headers.get("x-total");
   if (total !== String(rows.length)) problems.push(`${where}: X-Total ${total} for ${rows.length} rows`);
   // A page that is not full gives its total without counting: a full one makes the count run.
-  const counted = (await fetchList(w, c, path, 1)).res.headers.get("x-total");
+  const one = (await fetchList(w, c, path, 1)).res;
+  const counted = one.headers.get("x-total");
   if (counted !== String(expected.size))
-    problems.push(`${where}&per_page=1: X-Total ${counted}, expected ${expected.size}`);
+    problems.push(
+      `${where}&per_page=1: ${one.status}, X-Total ${counted}, expected ${expected.size} ${one.status === 200 ? "" : one.text}`,
+    );
 }
 
 /** The callers whose lists are checked: everyone, each role user once (their memberships are what matter). */

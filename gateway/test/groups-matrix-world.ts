@@ -114,6 +114,7 @@ export async function buildWorld(): Promise<World> {
       // Everything here is written through the API: answers may be kept, as in production.
       CANOPY_ANSWER_CACHE_SECONDS: "60",
     },
+    hooks: {},
   });
   const root = stack.rootToken;
   const gw = stack.gw;

@@ -5,9 +5,11 @@
  * internal and a private root and a subgroup of each. Expected answers come from the rules of
  * groups-matrix-model.ts (reference §2) and groups-matrix-endpoints.ts, never from a table of
  * statuses. Refused writes must leave the group as it was (root's view before and after); writes
- * that succeed are undone. Lists and counts must hold exactly what each caller may see.
+ * that succeed are undone. Lists and counts must hold exactly what each caller may see. The group
+ * webhook routes (groups-matrix-hooks.ts) run with the hooks service in the stack.
  */
 import { READ_ENDPOINTS, type EndpointRule, type Watch } from "./groups-matrix-endpoints";
+import { addHooks, HOOK_READ_ENDPOINTS, HOOK_WRITE_ENDPOINTS } from "./groups-matrix-hooks";
 import { WRITE_ENDPOINTS } from "./groups-matrix-writes";
 import { groupListProblems, detailProblems, listCallers, namespaceProblems } from "./groups-matrix-lists";
 import { expectFor, type Expect } from "./groups-matrix-model";
@@ -28,6 +30,7 @@ jest.setTimeout(120_000);
 let w: World;
 beforeAll(async () => {
   w = await buildWorld();
+  await addHooks(w);
 }, 180_000);
 afterAll(() => dropWorld(w));
 
@@ -60,12 +63,15 @@ async function snapshot(g: WGroup, watch: Watch) {
     members: "/members/all?per_page=100",
     rule: "/push_rule",
     attributes: "/custom_attributes",
+    hooks: "/hooks?per_page=100",
   }[watch];
   const res = await w.stack.gw.get(`/api/v4/groups/${g.id}${path}`, { token: w.rootToken });
   const strip = (o: Record<string, unknown>) =>
     Object.fromEntries(Object.entries(o).filter(([key]) => key !== "created_at" && key !== "id"));
   const body = res.body as Record<string, unknown> | Record<string, unknown>[];
   if (watch === "rule") return JSON.stringify(strip(body as Record<string, unknown>));
+  // The undo of a DELETE makes the hook again, with a new id.
+  if (watch === "hooks") return JSON.stringify((body as Record<string, unknown>[]).map(strip));
   if (watch === "members")
     return JSON.stringify(
       (body as Record<string, unknown>[])
@@ -110,26 +116,32 @@ describe("what each caller may see", () => {
 });
 
 describe("read endpoints", () => {
-  it.each(READ_ENDPOINTS.map((r) => [r.name, r] as const))("%s", async (_name, rule) => {
-    const cases = targetsOf(w).flatMap((g) => callersOf(w, g).map((c) => ({ g, c })));
-    const outcomes = await inBatches(cases, 6, ({ g, c }) => run(rule, g, c));
-    expect(outcomes.map((o) => o.problem).filter(Boolean)).toEqual([]);
-  });
+  it.each([...READ_ENDPOINTS, ...HOOK_READ_ENDPOINTS].map((r) => [r.name, r] as const))(
+    "%s",
+    async (_name, rule) => {
+      const cases = targetsOf(w).flatMap((g) => callersOf(w, g).map((c) => ({ g, c })));
+      const outcomes = await inBatches(cases, 6, ({ g, c }) => run(rule, g, c));
+      expect(outcomes.map((o) => o.problem).filter(Boolean)).toEqual([]);
+    },
+  );
 });
 
 describe("write endpoints (refusals change nothing, successes are undone)", () => {
-  it.each(WRITE_ENDPOINTS.map((r) => [r.name, r] as const))("%s", async (_name, rule) => {
-    // One family (a root and its subgroup) at a time each, the three at once: a family's cases
-    // touch each other (a member's level on the root bounds theirs on the subgroup), families never.
-    const problems = await Promise.all(
-      VISIBILITIES.map(async (v) => {
-        const found: string[] = [];
-        for (const g of [w.families[v].root, w.families[v].sub]) found.push(...(await writeCases(rule, g)));
-        return found;
-      }),
-    );
-    expect(problems.flat()).toEqual([]);
-  });
+  it.each([...WRITE_ENDPOINTS, ...HOOK_WRITE_ENDPOINTS].map((r) => [r.name, r] as const))(
+    "%s",
+    async (_name, rule) => {
+      // One family (a root and its subgroup) at a time each, the three at once: a family's cases
+      // touch each other (a member's level on the root bounds theirs on the subgroup), families never.
+      const problems = await Promise.all(
+        VISIBILITIES.map(async (v) => {
+          const found: string[] = [];
+          for (const g of [w.families[v].root, w.families[v].sub]) found.push(...(await writeCases(rule, g)));
+          return found;
+        }),
+      );
+      expect(problems.flat()).toEqual([]);
+    },
+  );
 });
 
 /** Every caller's write on `g`, one after the other, with root's view of `g` compared after each. */

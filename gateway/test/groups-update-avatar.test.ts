@@ -149,14 +149,9 @@ it("refuses a file part in a field that is not a file, and several files for one
   });
   expect(two.status).toBe(400);
   expect(await two.json()).toEqual({ error: "avatar is invalid" });
-  // Users' endpoints take no files at all.
+  // Users' endpoints take a file as `avatar` only (users-avatar-http.test.ts).
   const user = await createUser(stack);
-  const userFile = await send(
-    "PUT",
-    `/api/v4/users/${user.id}`,
-    { avatar: [png(), "a.png"] },
-    stack.rootToken,
-  );
+  const userFile = await send("PUT", `/api/v4/users/${user.id}`, { bio: [png(), "a.png"] }, stack.rootToken);
   expect(userFile.body).toEqual({ error: "file uploads are not accepted here" });
 });
 

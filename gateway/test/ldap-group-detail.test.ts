@@ -100,3 +100,32 @@ it("never asks the ldap service when LDAP is not configured (the key is absent, 
   expect(body).toMatchObject({ id: groupId, ldap_cn: null, ldap_access: null });
   expect(body).not.toHaveProperty("ldap_group_links");
 });
+
+it("shows ldap_group_links in lists too (GitLab's Group entity), on the linked groups only", async () => {
+  const linked = await ownedGroup("public");
+  const plain = await ownedGroup("public");
+  await link(stack, owner.secret, linked, { cn: "developers" }, 30);
+  const listed = async (url: string, gw = stack.gw) => {
+    const res = await gw.get(url, { token: owner.secret });
+    expect(res.status).toBe(200);
+    const rows = res.body as Record<string, unknown>[];
+    return new Map(rows.map((g) => [g.id as number, g]));
+  };
+  const all = await listed(`/api/v4/groups?owned=true&per_page=100`);
+  expect(all.get(linked)).toMatchObject({ ldap_cn: null, ldap_access: null, ldap_group_links: [CN_LINK] });
+  const keys = Object.keys(all.get(linked)!);
+  expect(keys.indexOf("ldap_group_links")).toBe(keys.indexOf("ldap_access") + 1);
+  expect(all.get(plain)).toMatchObject({ ldap_cn: null, ldap_access: null });
+  expect(all.get(plain)).not.toHaveProperty("ldap_group_links");
+  // Subgroup lists use the same entity.
+  const child = await newGroup(stack.gw, owner.secret, { parentId: linked, visibility: "public" });
+  await link(stack, owner.secret, child.id, { cn: "ops" }, 40);
+  const subgroups = await listed(`/api/v4/groups/${linked}/subgroups`);
+  expect(subgroups.get(child.id)!.ldap_group_links).toEqual([
+    { cn: "ops", group_access: 40, provider: "ldapmain", filter: null },
+  ]);
+  // Without LDAP a list asks nothing and shows no links.
+  const withoutLdap = await stack.addGateway({ CANOPY_LDAP_SERVERS: "", CANOPY_LDAP_ADDRESS: "127.0.0.1:1" });
+  const bare = await listed(`/api/v4/groups?owned=true&per_page=100`, withoutLdap);
+  expect(bare.get(linked)).not.toHaveProperty("ldap_group_links");
+});

@@ -1,7 +1,7 @@
 /**
  * multipart/form-data bodies: gitbeaker sends some writes this way, and GitLab reads them like forms.
  */
-import { countUsers, createUser, startStack, unique, type Stack } from "./support";
+import { createUser, startStack, unique, type Stack } from "./support";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -48,15 +48,16 @@ test("POST /users from a multipart body creates the user; its missing fields are
   });
 });
 
-test("a file part is refused with 400 and nothing changes", async () => {
-  const username = unique("mpf_");
+test("a file part where the endpoint takes no file is refused with 400 and nothing changes", async () => {
+  // POST and PUT /users take an avatar file; a custom attribute takes none.
+  const user = await createUser(stack);
   const form = new FormData();
-  form.append("username", username);
-  form.append("avatar", new Blob(["GIF89a"], { type: "image/gif" }), "a.gif");
-  const res = await multipart(stack, "POST", "/api/v4/users", form);
+  form.append("value", new Blob(["GIF89a"], { type: "image/gif" }), "a.gif");
+  const res = await multipart(stack, "PUT", `/api/v4/users/${user.id}/custom_attributes/team`, form);
   expect(res.status).toBe(400);
   expect(await res.json()).toEqual({ error: "file uploads are not accepted here" });
-  expect(await countUsers(stack, "username = $1", [username])).toBe(0);
+  const after = await stack.gw.get(`/api/v4/users/${user.id}/custom_attributes`, { token: stack.rootToken });
+  expect(after.body).toEqual([]);
 });
 
 test("a malformed multipart body is a 400", async () => {

@@ -3,7 +3,7 @@
  * counters or sessions, so every key the gateway writes starts with the prefix.
  */
 import { randomBytes } from "node:crypto";
-import { signedInUser, startStack, type Stack } from "./support";
+import { signedInUser, startStack, waitFor, type Stack } from "./support";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -17,9 +17,13 @@ test("every key the gateway writes carries its prefix", async () => {
   const { secret } = await signedInUser(stack);
   expect((await gw.get("/api/v4/user", { token: secret })).status).toBe(200);
   expect((await gw.get("/users/sign_in")).status).toBe(200);
-  const keys = await stack.redis.keys(`${prefix}*`);
-  const kinds = new Set(keys.map((k) => k.slice(prefix.length).split(":")[0]));
-  expect([...kinds].sort()).toEqual(["authn", "rl", "session"]);
+  const kindsNow = async () => {
+    const keys = await stack.redis.keys(`${prefix}*`);
+    return [...new Set(keys.map((k) => k.slice(prefix.length).split(":")[0]))].sort();
+  };
+  // The day's activity is recorded after the answer.
+  await waitFor("the activity key", async () => ((await kindsNow()).includes("activity") ? true : undefined));
+  expect(await kindsNow()).toEqual(["activity", "authn", "rl", "session"]);
 });
 
 test("an invalid prefix stops the gateway from starting, naming the variable", async () => {

@@ -1,11 +1,14 @@
 /**
  * Token scopes (api, read_api only for GET, read_user, a scope the API does not know) and sudo.
+ * A refused token is told every scope registered for the endpoint, its GitLab class's first:
+ * "api read_api" on a write, "read_user api read_api" anywhere under /users (api-scope-model.ts).
  */
 import {
   createUser,
   expectError,
   FORBIDDEN,
   insufficientScope,
+  REVOKED,
   signedInUser,
   startStack,
   UNAUTHORIZED,
@@ -31,7 +34,7 @@ describe("scopes", () => {
     );
   });
 
-  test("read_api reads, but every write is 403 insufficient_scope asking for api", async () => {
+  test("read_api reads, but every write is 403 insufficient_scope naming every scope registered", async () => {
     const { user, secret } = await signedInUser(stack, ["read_api"]);
     for (const path of [
       "/api/v4/user",
@@ -45,16 +48,17 @@ describe("scopes", () => {
     const head = await stack.gw.request("HEAD", "/api/v4/user", { token: secret });
     expect(head.status).toBe(200);
     const body = newUserBody();
-    for (const [method, path] of [
-      ["POST", "/api/v4/users"],
-      ["PUT", `/api/v4/users/${user.id}`],
-      ["DELETE", `/api/v4/users/${user.id}`],
-      ["POST", `/api/v4/users/${user.id}/block`],
-      ["DELETE", "/api/v4/personal_access_tokens/self"],
-      ["POST", `/api/v4/users/${user.id}/personal_access_tokens`],
+    for (const [method, path, scope] of [
+      ["POST", "/api/v4/users", "read_user api read_api"],
+      ["PUT", `/api/v4/users/${user.id}`, "read_user api read_api"],
+      ["DELETE", `/api/v4/users/${user.id}`, "read_user api read_api"],
+      ["POST", `/api/v4/users/${user.id}/block`, "read_user api read_api"],
+      ["POST", `/api/v4/users/${user.id}/personal_access_tokens`, "read_user api read_api"],
+      ["DELETE", `/api/v4/personal_access_tokens/${user.id}`, "api read_api"],
+      ["POST", "/api/v4/groups", "api read_api"],
     ] as const) {
       const res = await stack.gw.request(method, path, { token: secret, json: body });
-      expectError(res, 403, insufficientScope("api"));
+      expect([method, path, res.status, res.body]).toEqual([method, path, 403, insufficientScope(scope)]);
     }
     // Nothing was written: the user exists, is active, and the token still works.
     const me = await stack.gw.get("/api/v4/user", { token: secret });
@@ -62,30 +66,34 @@ describe("scopes", () => {
     expect(await countUsersNamed(body.username)).toBe(0);
   });
 
-  test("read_user reads users, but not tokens, and writes nothing", async () => {
-    const { user, secret } = await signedInUser(stack, ["read_user"]);
+  test("read_user reads users and its own token, but no other tokens, and writes nothing", async () => {
+    const { user, token, secret } = await signedInUser(stack, ["read_user"]);
     for (const path of ["/api/v4/user", "/api/v4/users", `/api/v4/users/${user.id}`, "/api/v4/version"]) {
       expect([path, (await stack.gw.get(path, { token: secret })).status]).toEqual([path, 200]);
     }
-    for (const path of ["/api/v4/personal_access_tokens", "/api/v4/personal_access_tokens/self"]) {
-      expectError(await stack.gw.get(path, { token: secret }), 403, insufficientScope("api read_api"));
-    }
+    expectError(
+      await stack.gw.get("/api/v4/personal_access_tokens", { token: secret }),
+      403,
+      insufficientScope("api read_api"),
+    );
+    const self = await stack.gw.get("/api/v4/personal_access_tokens/self", { token: secret });
+    expect(self.body).toMatchObject({ id: token.id, scopes: ["read_user"] });
     const res = await stack.gw.put(`/api/v4/users/${user.id}`, { token: secret, json: { name: "changed" } });
-    expectError(res, 403, insufficientScope("api"));
+    expectError(res, 403, insufficientScope("read_user api read_api"));
   });
 
   test("a token with only read_repository is refused everywhere, naming the scopes that would do", async () => {
     const { user, secret } = await signedInUser(stack, ["read_repository"]);
     const cases: [string, string, string][] = [
-      ["GET", "/api/v4/user", "api read_api read_user"],
-      ["GET", "/api/v4/users", "api read_api read_user"],
-      ["GET", `/api/v4/users/${user.id}`, "api read_api read_user"],
-      ["GET", "/api/v4/version", "api read_api read_user"],
+      ["GET", "/api/v4/user", "read_user api read_api"],
+      ["GET", "/api/v4/users", "read_user api read_api"],
+      ["GET", `/api/v4/users/${user.id}`, "read_user api read_api"],
+      ["GET", "/api/v4/version", "read_user api read_api"],
       ["GET", "/api/v4/personal_access_tokens", "api read_api"],
-      ["GET", "/api/v4/personal_access_tokens/self", "api read_api"],
-      ["DELETE", "/api/v4/personal_access_tokens/self", "api"],
-      ["POST", "/api/v4/users", "api"],
-      ["PUT", `/api/v4/users/${user.id}`, "api"],
+      ["GET", "/api/v4/groups", "api read_api"],
+      ["POST", "/api/v4/users", "read_user api read_api"],
+      ["PUT", `/api/v4/users/${user.id}`, "read_user api read_api"],
+      ["POST", "/api/v4/groups", "api read_api"],
     ];
     for (const [method, path, scope] of cases) {
       const res = await stack.gw.request(method, path, { token: secret });
@@ -97,6 +105,21 @@ describe("scopes", () => {
       [user.id],
     );
     expect(rows).toEqual([{ revoked: false }]);
+  });
+
+  test("any personal access token sees and revokes itself, whatever its scopes (GitLab's SelfInformation)", async () => {
+    for (const scopes of [["read_repository"], ["write_repository"], ["read_user"], ["read_api"]]) {
+      const { token, secret } = await signedInUser(stack, scopes);
+      const self = await stack.gw.get("/api/v4/personal_access_tokens/self", { token: secret });
+      expect([scopes, self.status, self.body]).toEqual([
+        scopes,
+        200,
+        expect.objectContaining({ id: token.id }),
+      ]);
+      const revoked = await stack.gw.delete("/api/v4/personal_access_tokens/self", { token: secret });
+      expect([scopes, revoked.status]).toEqual([scopes, 204]);
+      expectError(await stack.gw.get("/api/v4/personal_access_tokens/self", { token: secret }), 401, REVOKED);
+    }
   });
 });
 
@@ -181,6 +204,31 @@ describe("sudo", () => {
       const res = await stack.gw.get("/api/v4/user", { token: secret, headers: { Sudo: sudo } });
       expectError(res, 403, { message: "403 Forbidden - Must be admin to use sudo" });
     }
+  });
+
+  test("under sudo as another user, the token's other scopes do not matter (GitLab skips the endpoint's)", async () => {
+    const onlySudo = (await signedInUser(stack, ["sudo"], { admin: true })).secret;
+    const readAndSudo = (await signedInUser(stack, ["read_api", "sudo"], { admin: true })).secret;
+    const target = await createUser(stack, { admin: true });
+    const as = { Sudo: target.username };
+    for (const token of [onlySudo, readAndSudo]) {
+      const me = await stack.gw.get("/api/v4/user", { token, headers: as });
+      expect(me.body).toMatchObject({ id: target.id });
+      const body = newUserBody();
+      expect((await stack.gw.post("/api/v4/users", { token, headers: as, json: body })).status).toBe(201);
+      expect(await countUsersNamed(body.username)).toBe(1);
+    }
+    // Without Sudo, the same tokens are judged by their scopes.
+    expectError(
+      await stack.gw.get("/api/v4/user", { token: onlySudo }),
+      403,
+      insufficientScope("read_user api read_api"),
+    );
+    expectError(
+      await stack.gw.post("/api/v4/groups", { token: readAndSudo, json: { name: "x", path: unique("x") } }),
+      403,
+      insufficientScope("api read_api"),
+    );
   });
 
   test("an admin whose token lacks the sudo scope gets 403 insufficient_scope", async () => {

@@ -23,6 +23,7 @@ import { authServiceDefinition, type AuthConfig } from "@canopy/auth";
 import { groupsServiceDefinition, type GroupsConfig } from "@canopy/groups";
 import { projectsServiceDefinition, type ProjectsConfig } from "@canopy/projects";
 import { ldapServiceDefinition, type LdapServiceConfig } from "@canopy/ldap";
+import { hooksServiceDefinition, type HooksConfig } from "@canopy/hooks";
 import { loadGatewayConfig, startGateway } from "../src";
 
 export { unique, waitFor };
@@ -105,6 +106,8 @@ export interface Stack {
   projectsReplicas: TestService<ProjectsConfig, unknown>[];
   /** The ldap service, when the stack was asked for it (`ldap`). */
   ldapService?: TestService<LdapServiceConfig, unknown>;
+  /** The hooks service, when the stack was asked for it (`hooks`). */
+  hooksService?: TestService<HooksConfig, unknown>;
   /** The first gateway; `gateways` holds all of them. */
   gw: Gateway;
   gateways: Gateway[];
@@ -139,13 +142,15 @@ export async function startStack(
     projectsReplicas?: number;
     /** Also start the ldap service, with this environment on top of `env`. */
     ldap?: Record<string, string>;
+    /** Also start the hooks service, with this environment on top of `env` (its own database, as `ldap`). */
+    hooks?: Record<string, string>;
   } = {},
 ): Promise<Stack> {
-  // A stack with the ldap service gets a database and event stream of its own: the ldap service's
+  // A stack with the ldap (or hooks) service gets a database and event stream of its own: their
   // durable consumers copy every group and membership, and on the run's shared stream they would
   // first replay every event the whole run wrote (seconds of lag on a busy machine).
   const own =
-    options.ldap && !options.env?.CANOPY_DATABASE_URL
+    (options.ldap || options.hooks) && !options.env?.CANOPY_DATABASE_URL
       ? await throwawayDatabase("canopy_test_ldap_")
       : undefined;
   if (own) options = { ...options, env: { ...own.env, ...options.env } };
@@ -176,6 +181,12 @@ export async function startStack(
         log: childLogger(logs, "ldap"),
       })
     : undefined;
+  const hooks = options.hooks
+    ? await startTestService(hooksServiceDefinition, {
+        env: { ...options.env, ...options.hooks },
+        log: childLogger(logs, "hooks"),
+      })
+    : undefined;
   // One target naming every replica, as `CANOPY_REPLICAS=2 npm start` gives it (README).
   const projectsAddress =
     projectsReplicas.length === 1
@@ -194,6 +205,7 @@ export async function startStack(
       CANOPY_GROUPS_ADDRESS: groups.address,
       CANOPY_PROJECTS_ADDRESS: projectsAddress,
       ...(ldap ? { CANOPY_LDAP_ADDRESS: ldap.address } : {}),
+      ...(hooks ? { CANOPY_HOOKS_ADDRESS: hooks.address } : {}),
       CANOPY_EXTERNAL_URL: EXTERNAL_URL,
       ...options.env,
       ...env,
@@ -210,6 +222,7 @@ export async function startStack(
     projectsService: projects,
     projectsReplicas,
     ldapService: ldap,
+    hooksService: hooks,
     gw: gateways[0]!,
     gateways,
     rootToken,
@@ -223,6 +236,7 @@ export async function startStack(
       await redis.quit();
       await db.end();
       await ldap?.stop();
+      await hooks?.stop();
       for (const replica of projectsReplicas) await replica.stop();
       await groups.stop();
       await auth.stop();

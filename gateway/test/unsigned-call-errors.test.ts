@@ -54,7 +54,9 @@ test("a call the service cannot verify is a 503 naming the service, not a 401", 
   const otherKey = new CallVerifier(generateKeyPairSync("ed25519").publicKey);
   const client = await authServiceVerifyingWith(otherKey);
   try {
-    const err = await failureOf(client.getUser({ actor: ANONYMOUS, id: 1, username: "" }));
+    const err = await failureOf(
+      client.getUser({ actor: ANONYMOUS, id: 1, username: "", withCustomAttributes: false }),
+    );
     expect(err).toMatchObject({ code: 16, details: "call not signed by the gateway" });
     expect(toHttpError(err)).toMatchObject({
       status: 503,
@@ -68,7 +70,9 @@ test("a call the service cannot verify is a 503 naming the service, not a 401", 
 test("the service's own UNAUTHENTICATED, on a call it verified, stays the caller's 401", async () => {
   const client = await authServiceVerifyingWith(loadCallVerifier(loadGatewayConfig(process.env)));
   try {
-    const err = await failureOf(client.getUser({ actor: ANONYMOUS, id: 1, username: "" }));
+    const err = await failureOf(
+      client.getUser({ actor: ANONYMOUS, id: 1, username: "", withCustomAttributes: false }),
+    );
     expect(err).toMatchObject({ code: 16 });
     expect(toHttpError(err)).toMatchObject({ status: 401, body: { message: "401 Unauthorized" } });
   } finally {

@@ -77,6 +77,11 @@ const withAdmin = (u: ApiUser, isAdmin = false) => ({
   note: null,
   namespace_id: null,
   created_by: null,
+  email_reset_offered_at: null,
+  using_license_seat: true,
+  // EE's licensed fields, on the default plan (ultimate).
+  is_auditor: false,
+  provisioned_by_group_id: null,
 });
 
 describe("GET /api/v4/user", () => {
@@ -117,7 +122,16 @@ describe("GET /api/v4/users/:id", () => {
     const byThemself = await stack.gw.get(path, { token: selfToken });
     expect(byThemself.body).toEqual({ ...profile(target), bio: "Bio" });
     const byAdmin = await stack.gw.get(path, { token: stack.rootToken });
-    expect(byAdmin.body).toEqual({ ...withAdmin(target), bio: "Bio", note: "internal note" });
+    // The target's own request above may have recorded today as their last activity already.
+    const today = new Date().toISOString().slice(0, 10);
+    const activity = (byAdmin.body as { last_activity_on: string | null }).last_activity_on;
+    expect([null, today]).toContain(activity);
+    expect(byAdmin.body).toEqual({
+      ...withAdmin(target),
+      bio: "Bio",
+      note: "internal note",
+      last_activity_on: activity,
+    });
     for (const res of [anonymous, byOther, byThemself]) {
       expect(res.text).not.toContain(target.email);
       expect(res.text).not.toContain("internal note");
@@ -150,10 +164,15 @@ describe("GET /api/v4/users", () => {
 
   const ids = (res: Reply) => (res.body as { id: number }[]).map((u) => u.id);
 
-  test("search matches username, name or email, case-insensitively; newest first", async () => {
+  test("search matches username, name or email, case-insensitively; by name for others, newest first for admins", async () => {
     const { marker, users } = await fiveUsers();
     const res = await stack.gw.get(`/api/v4/users?search=${marker.toUpperCase()}`);
-    expect(ids(res)).toEqual(users.map((u) => u.id).reverse());
+    // GitLab's User.search order (names "<marker> 0".."<marker> 4"); admins' id desc.
+    expect(ids(res)).toEqual(users.map((u) => u.id));
+    const admin = await stack.gw.get(`/api/v4/users?search=${marker}`, { token: stack.rootToken });
+    expect(ids(admin)).toEqual(users.map((u) => u.id).reverse());
+    const mention = await stack.gw.get(`/api/v4/users?search=@${users[1]!.username}`);
+    expect(ids(mention)).toEqual([users[1]!.id]);
     const byEmail = await stack.gw.get(`/api/v4/users?search=${users[2]!.email}`, { token: stack.rootToken });
     expect(ids(byEmail)).toEqual([users[2]!.id]);
   });
@@ -161,7 +180,7 @@ describe("GET /api/v4/users", () => {
   test("anonymous and non-admin callers get UserBasic; admins UserWithAdmin", async () => {
     const { marker, users } = await fiveUsers();
     const other = await signedInUser(stack);
-    const expected = users.map(basic).reverse();
+    const expected = users.map(basic);
     expect((await stack.gw.get(`/api/v4/users?search=${marker}`)).body).toEqual(expected);
     expect((await stack.gw.get(`/api/v4/users?search=${marker}`, { token: other.secret })).body).toEqual(
       expected,
@@ -180,15 +199,20 @@ describe("GET /api/v4/users", () => {
   test("blocked=true and active=true filter by state", async () => {
     const { marker, users } = await fiveUsers();
     await stack.gw.post(`/api/v4/users/${users[3]!.id}/block`, { token: stack.rootToken });
-    expect(ids(await stack.gw.get(`/api/v4/users?search=${marker}&blocked=true`))).toEqual([users[3]!.id]);
+    const asAdmin = { token: stack.rootToken };
+    expect(ids(await stack.gw.get(`/api/v4/users?search=${marker}&blocked=true`, asAdmin))).toEqual([
+      users[3]!.id,
+    ]);
+    // GitLab's UsersFinder hides blocked users from everyone but administrators.
+    expect(ids(await stack.gw.get(`/api/v4/users?search=${marker}&blocked=true`))).toEqual([]);
     const active = ids(await stack.gw.get(`/api/v4/users?search=${marker}&active=true`));
-    expect(active).toEqual([users[4]!.id, users[2]!.id, users[1]!.id, users[0]!.id]);
+    expect(active).toEqual([users[0]!.id, users[1]!.id, users[2]!.id, users[4]!.id]);
   });
 
   test("pagination headers and Link, built from the external URL with keys sorted", async () => {
     const { marker, users } = await fiveUsers();
     const res = await stack.gw.get(`/api/v4/users?search=${marker}&per_page=2&page=2`);
-    expect(ids(res)).toEqual([users[2]!.id, users[1]!.id]);
+    expect(ids(res)).toEqual([users[2]!.id, users[3]!.id]);
     const link = (page: number) => `<${EXTERNAL_URL}/api/v4/users?page=${page}&per_page=2&search=${marker}>`;
     expect(headersOf(res)).toEqual({
       "x-total": "5",

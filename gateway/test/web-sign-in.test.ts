@@ -208,3 +208,24 @@ test("sign-in attempts are throttled per IP: 429 after the configured number", a
   expect((await b.get("/users/sign_in")).status).toBe(200);
   expect((await new Browser(gw).signIn("nobody", "wrong-password")).status).toBe(200);
 });
+
+test("a deactivated user signing in on the web is active again (GitLab's welcome back); the password grant is not", async () => {
+  const user = await createUser(stack);
+  const token = await stack.gw.post(`/api/v4/users/${user.id}/personal_access_tokens`, {
+    token: stack.rootToken,
+    json: { name: unique("t-"), scopes: ["api"] },
+  });
+  const secret = (token.body as { token: string }).token;
+  expect(
+    (await stack.gw.post(`/api/v4/users/${user.id}/deactivate`, { token: stack.rootToken })).status,
+  ).toBe(201);
+  expect((await stack.gw.get("/api/v4/user", { token: secret })).status).toBe(403);
+  const grant = await stack.gw.post("/oauth/token", {
+    form: { grant_type: "password", username: user.username, password: PASSWORD },
+  });
+  expect(grant.status).toBe(400);
+  expect((await browser().signIn(user.username)).status).toBe(302);
+  const seen = await stack.gw.get(`/api/v4/users/${user.id}`, { token: stack.rootToken });
+  expect(seen.body).toMatchObject({ state: "active" });
+  expect((await stack.gw.get("/api/v4/user", { token: secret })).status).toBe(200);
+});

@@ -2,9 +2,15 @@ import type { GroupHooksServiceService } from "./gen/canopy/hooks/v1/hooks";
 import type { ProjectsServiceService } from "./gen/canopy/projects/v1/projects";
 import type { ProjectMembersServiceService } from "./gen/canopy/projects/v1/members";
 import type { ProjectSharingServiceService } from "./gen/canopy/projects/v1/sharing";
+import type { ProjectEventsServiceService } from "./gen/canopy/projects/v1/activity_events";
 import type { ProjectCustomAttributesServiceService } from "./gen/canopy/projects/v1/custom_attributes";
 import type { GroupProjectsServiceService } from "./gen/canopy/projects/v1/group_projects";
 import type { AuthServiceService } from "./gen/canopy/auth/v1/auth";
+import type { UserCustomAttributesServiceService } from "./gen/canopy/auth/v1/custom_attributes";
+import type { UserAvatarsServiceService } from "./gen/canopy/auth/v1/avatars";
+import type { ImpersonationTokensServiceService } from "./gen/canopy/auth/v1/impersonation_tokens";
+import type { UserStatusServiceService } from "./gen/canopy/auth/v1/user_status";
+import type { UserActivityServiceService } from "./gen/canopy/auth/v1/user_activity";
 import type { SettingsServiceService } from "./gen/canopy/auth/v1/settings";
 import type { GroupsServiceService } from "./gen/canopy/groups/v1/groups";
 import type { GroupSharingServiceService } from "./gen/canopy/groups/v1/sharing";
@@ -30,7 +36,33 @@ export const AUTH_IDEMPOTENT_METHODS: (keyof typeof AuthServiceService)[] = [
   "revokePersonalAccessToken",
 ];
 
+/** Custom attribute reads; a set or delete is not repeated blindly. */
+export const USER_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS: (keyof typeof UserCustomAttributesServiceService)[] =
+  ["listUserCustomAttributes", "getUserCustomAttribute"];
+
+/** Impersonation token reads, and revoking (a second revocation changes nothing). */
+export const IMPERSONATION_TOKENS_IDEMPOTENT_METHODS: (keyof typeof ImpersonationTokensServiceService)[] = [
+  "listImpersonationTokens",
+  "getImpersonationToken",
+  "revokeImpersonationToken",
+];
+
+/** Status reads; a set is a replacement, but PATCH is not, so sets are not repeated blindly. */
+export const USER_STATUS_IDEMPOTENT_METHODS: (keyof typeof UserStatusServiceService)[] = ["getUserStatus"];
+
+/** Recording today's activity twice writes once; listing is a read. */
+export const USER_ACTIVITY_IDEMPOTENT_METHODS: (keyof typeof UserActivityServiceService)[] = [
+  "recordUserActivity",
+  "listUserActivities",
+];
+
 /** Settings reads may be retried; an update is not (each one is a new version and event). */
+/** Setting one's own avatar again with the same file leaves the same avatar. */
+export const USER_AVATARS_IDEMPOTENT_METHODS: (keyof typeof UserAvatarsServiceService)[] = [
+  "getUserAvatar",
+  "setOwnAvatar",
+];
+
 export const SETTINGS_IDEMPOTENT_METHODS: (keyof typeof SettingsServiceService)[] = [
   "getApplicationSettings",
 ];
@@ -104,3 +136,6 @@ export const GROUP_HOOKS_IDEMPOTENT_METHODS: (keyof typeof GroupHooksServiceServ
   "getHook",
   "listHookEvents",
 ];
+
+/** Event lists are reads. */
+export const PROJECT_EVENTS_IDEMPOTENT_METHODS: (keyof typeof ProjectEventsServiceService)[] = ["listEvents"];

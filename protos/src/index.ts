@@ -1,10 +1,23 @@
 // Generated contracts, re-exported by package so callers write `auth.User`, `events.Event`.
 export * as common from "./gen/canopy/common/v1/common";
 export * as auth from "./gen/canopy/auth/v1/auth";
+export * as userCustomAttributes from "./gen/canopy/auth/v1/custom_attributes";
+export * as userAvatars from "./gen/canopy/auth/v1/avatars";
+export * as userState from "./gen/canopy/auth/v1/user_state";
+export * as impersonationTokens from "./gen/canopy/auth/v1/impersonation_tokens";
+export * as userStatus from "./gen/canopy/auth/v1/user_status";
+export * as userActivity from "./gen/canopy/auth/v1/user_activity";
+export {
+  IMPERSONATION_TOKENS_IDEMPOTENT_METHODS,
+  USER_STATUS_IDEMPOTENT_METHODS,
+  USER_ACTIVITY_IDEMPOTENT_METHODS,
+} from "./idempotent";
 export * as events from "./gen/canopy/events/v1/events";
 export { Timestamp } from "./gen/google/protobuf/timestamp";
 export {
   AUTH_IDEMPOTENT_METHODS,
+  USER_CUSTOM_ATTRIBUTES_IDEMPOTENT_METHODS,
+  USER_AVATARS_IDEMPOTENT_METHODS,
   GROUPS_IDEMPOTENT_METHODS,
   GROUP_PUSH_RULES_IDEMPOTENT_METHODS,
   GROUP_MEMBERS_IDEMPOTENT_METHODS,
@@ -16,7 +29,7 @@ export {
 } from "./idempotent";
 export { GROUP_AVATARS_IDEMPOTENT_METHODS } from "./idempotent";
 export * as oauth from "./gen/canopy/auth/v1/oauth";
-export { OAUTH_SCOPES } from "./scopes";
+export { OAUTH_SCOPES, PERSONAL_ACCESS_TOKEN_SCOPES } from "./scopes";
 export { AUTH_EVENTS, AUTH_SUBJECTS, userSnapshotOf } from "./events/auth";
 export * as settings from "./gen/canopy/auth/v1/settings";
 export * as groups from "./gen/canopy/groups/v1/groups";
@@ -44,6 +57,8 @@ export {
 export * as projectMembers from "./gen/canopy/projects/v1/members";
 export * as projectSharing from "./gen/canopy/projects/v1/sharing";
 export * as projectCustomAttributes from "./gen/canopy/projects/v1/custom_attributes";
+export * as projectActivity from "./gen/canopy/projects/v1/activity_events";
+export { PROJECT_EVENTS_IDEMPOTENT_METHODS } from "./idempotent";
 export { GROUP_PROJECTS_IDEMPOTENT_METHODS } from "./idempotent";
 export * as projectLifecycle from "./gen/canopy/projects/v1/project_lifecycle";
 export * as ldap from "./gen/canopy/ldap/v1/ldap";

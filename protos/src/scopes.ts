@@ -19,3 +19,17 @@ export const OAUTH_SCOPES = [
   "profile",
   "email",
 ] as const;
+
+const OIDC_SCOPES: readonly string[] = ["openid", "profile", "email"];
+
+/**
+ * Scopes a personal access token may hold (GitLab's `all_available_scopes`): the server's, minus the
+ * OpenID Connect ones, plus a few for personal access tokens only. Shared by the auth service
+ * (validation) and the gateway (the endpoints any token may call, http/scopes.ts).
+ */
+export const PERSONAL_ACCESS_TOKEN_SCOPES: readonly string[] = [
+  ...OAUTH_SCOPES.filter((s) => !OIDC_SCOPES.includes(s)),
+  "ai_features",
+  "self_rotate",
+  "read_service_ping",
+];

@@ -1,6 +1,6 @@
 // Child processes whose every output line is kept, and the small waits tests need around them.
 import type { ChildProcess } from "node:child_process";
-import net from "node:net";
+import { createRequire } from "node:module";
 import readline from "node:readline";
 
 const STOP_TIMEOUT_MS = 30_000;
@@ -93,16 +93,10 @@ export class Captured {
 
 const describeExit = (exit: Exit) => (exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`);
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port for a process that binds it later: the launcher's own choice (deploy/lib/ports.cjs). */
+export const freePort = (
+  createRequire(__filename)("../../../deploy/lib/ports.cjs") as { freePort(): Promise<number> }
+).freePort;
 
 /** Answers with `status` within `deadlineMs`, polling every 100 ms. */
 export async function waitForStatus(url: string, status: number, deadlineMs: number) {

@@ -4,7 +4,9 @@
 // CANOPY_REPLICAS in the environment runs that many of every service, as `npm start` does.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { connect } from "nats";
 import { Client } from "pg";
 import { grpcTarget, replicasFromEnv, REPO_ROOT, SERVICES } from "./manifest";
@@ -12,7 +14,8 @@ import { Captured, freePort, waitForStatus, type Exit } from "./process";
 
 export type { Captured, Exit } from "./process";
 export { REPO_ROOT } from "./manifest";
-const ADMIN_DATABASE_URL =
+// Read on each use: the fault suite points it at a PostgreSQL of its own before it starts a stack.
+const adminDatabaseUrl = () =>
   process.env.CANOPY_TEST_ADMIN_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const READY_TIMEOUT_MS = 60_000;
 const STOP_TIMEOUT_MS = 30_000;
@@ -52,10 +55,15 @@ export interface Stack {
   healthPorts: Record<string, number[]>;
   /** The launcher, whose output carries every service's lines, prefixed `[auth]`, `[gateway]`. */
   launcher: Captured;
-  /** Pids of the services the launcher started (every replica), found once it was ready. */
+  /** Pids of the services the launcher runs now (every replica). */
   pids: Record<string, number[]>;
   /** Processes started besides the launcher (extra gateways); their lines count as logs too. */
   extras: Captured[];
+  /**
+   * Where every gateway records each /api/v4 answer checked against the OpenAPI document, one JSON
+   * line per answer (gateway/src/openapi/check-responses.ts); the openapi suite reads it.
+   */
+  openApiCheckFile: string;
   /** Every line of every process so far. */
   allLines(): string[];
   /** Starts another gateway process against the same services, Redis and NATS. */
@@ -76,14 +84,14 @@ export interface ExtraGateway {
 export async function startStack(options: { env?: Record<string, string> } = {}): Promise<Stack> {
   const databaseName = `canopy_e2e_${randomBytes(6).toString("hex")}`;
   const eventStream = databaseName.toUpperCase();
-  const admin = new Client({ connectionString: ADMIN_DATABASE_URL });
+  const admin = new Client({ connectionString: adminDatabaseUrl() });
   await admin.connect();
   try {
     await admin.query(`CREATE DATABASE ${databaseName}`);
   } finally {
     await admin.end();
   }
-  const databaseUrl = new URL(ADMIN_DATABASE_URL);
+  const databaseUrl = new URL(adminDatabaseUrl());
   databaseUrl.pathname = `/${databaseName}`;
 
   const replicas = replicasFromEnv(options.env?.CANOPY_REPLICAS);
@@ -103,6 +111,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     }
   }
   const url = `http://127.0.0.1:${port}`;
+  const openApiCheckFile = join(tmpdir(), `${databaseName}-openapi.jsonl`);
   const rootToken = `glpat-${randomBytes(24).toString("base64url")}`;
   const rootPassword = `pw-${randomBytes(12).toString("base64url")}`;
 
@@ -131,6 +140,8 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     CANOPY_OAUTH_REFRESH_GRACE_SECONDS: "5",
     // Every suite signs in from 127.0.0.1 (pages and password grants): more than 10 a minute.
     CANOPY_RATE_LIMIT_SIGN_IN: "1000",
+    // Every answer any client gets is checked against the OpenAPI document (the openapi suite).
+    CANOPY_OPENAPI_CHECK_FILE: openApiCheckFile,
     ...options.env,
   };
 
@@ -154,8 +165,11 @@ export async function startStack(options: { env?: Record<string, string> } = {})
     eventStream,
     replicas,
     healthPorts,
+    openApiCheckFile,
     launcher,
     get pids() {
+      // Read afresh while the launcher runs: a replica it started again (CANOPY_RESTART_EXITED) has a new pid.
+      if (launcher.running) pids = childPids(launcher.proc.pid!);
       return pids;
     },
     extras,
@@ -203,7 +217,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
           }
         }
       }
-      const client = new Client({ connectionString: ADMIN_DATABASE_URL });
+      const client = new Client({ connectionString: adminDatabaseUrl() });
       await client.connect();
       try {
         await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
@@ -211,6 +225,7 @@ export async function startStack(options: { env?: Record<string, string> } = {})
         await client.end();
       }
       await deleteStreams([`KV_${databaseName}`, eventStream]).catch(() => undefined);
+      rmSync(openApiCheckFile, { force: true });
     },
   };
 

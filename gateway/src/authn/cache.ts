@@ -21,12 +21,19 @@ const keyOf = (token: string) => createHash("sha256").update(token).digest("hex"
  * (`dropToken` / `dropUser`, fed by events). Refusals are kept only briefly and only in process.
  * An `epoch` guards the race where an event arrives while a lookup for the same token is in flight:
  * the stale answer is used once but not cached.
+ *
+ * Redis down: answers come from this process or the auth service, and are not shared. A drop that
+ * could not reach Redis is kept and done again when the connection is back; until then no shared
+ * answer is trusted (one may be of a token revoked meanwhile, if Redis was cut off rather than
+ * restarted).
  */
 export class AuthenticationCache {
   private readonly local: LRUCache<string, Entry>;
   private readonly byToken = new Map<string, Set<string>>();
   private readonly byUser = new Map<number, Set<string>>();
   private epoch = 0;
+  /** Drops of shared answers that failed, by what they drop: redone on reconnect. */
+  private readonly undoneDrops = new Map<string, () => Promise<unknown>>();
 
   constructor(
     private readonly client: PromiseClient<typeof auth.AuthServiceService>,
@@ -44,6 +51,7 @@ export class AuthenticationCache {
         this.byUser.get(entry.userId)?.delete(key);
       },
     });
+    redis.on("ready", () => void this.redoDrops());
   }
 
   async authenticate(token: string): Promise<Answer> {
@@ -77,9 +85,7 @@ export class AuthenticationCache {
       return this.dropToken(tokenKind, tokenId);
     }
     this.local.delete(key);
-    await this.redis
-      .del(this.redisKey(key))
-      .catch((err) => this.log.warn({ err }, "could not drop a cached answer"));
+    await this.dropSharedWith(this.redisKey(key), () => this.redis.del(this.redisKey(key)));
   }
 
   /** Forgets every answer for a user's tokens (blocked, deleted, admin flag changed). */
@@ -131,6 +137,7 @@ export class AuthenticationCache {
   }
 
   private async readShared(key: string): Promise<Answer | undefined> {
+    if (this.undoneDrops.size) return undefined;
     try {
       const raw = await this.redis.get(this.redisKey(key));
       return raw ? auth.AuthenticateResponse.decode(Buffer.from(raw, "base64")) : undefined;
@@ -144,11 +151,23 @@ export class AuthenticationCache {
   }
 
   private async dropShared(index: string) {
-    try {
+    await this.dropSharedWith(index, async () => {
       const keys = await this.redis.sMembers(index);
       await this.redis.del([index, ...keys.map((k) => this.redisKey(k))]);
+    });
+  }
+
+  private async dropSharedWith(what: string, drop: () => Promise<unknown>) {
+    try {
+      await drop();
+      this.undoneDrops.delete(what);
     } catch (err) {
-      this.log.warn({ err }, "could not drop shared authentication answers");
+      this.undoneDrops.set(what, drop);
+      this.log.warn({ err }, "could not drop shared authentication answers; done again when redis is back");
     }
+  }
+
+  private async redoDrops() {
+    for (const [what, drop] of [...this.undoneDrops]) await this.dropSharedWith(what, drop);
   }
 }

@@ -1,11 +1,15 @@
 import type { settings } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 import { iso } from "./time";
 
 /**
  * GitLab's ApplicationSetting entity (lib/api/entities/application_setting.rb) for the settings
  * Canopy keeps, with the legacy names GitLab still exposes beside the current ones.
  */
-export const applicationSettingsEntity = (s: settings.ApplicationSettings) => ({
+export const applicationSettingsEntity = (
+  s: settings.ApplicationSettings,
+): z.infer<typeof schemas.ApplicationSettings> => ({
   id: 1,
   created_at: iso(s.createdAt),
   updated_at: iso(s.updatedAt),

@@ -1,7 +1,9 @@
 import type { oauth } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 
 /** GitLab's Application entity (lib/api/entities/application.rb); `secret` only on create and renew. */
-export function application(a: oauth.Application, secret?: string) {
+export function application(a: oauth.Application, secret?: string): z.infer<typeof schemas.Application> {
   return {
     id: a.id,
     application_id: a.uid,

@@ -1,5 +1,7 @@
 import { planFeatures, type Plan } from "@canopy/kit";
 import type { pushRules } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 import { iso } from "./time";
 
 /**
@@ -7,7 +9,10 @@ import { iso } from "./time";
  * The four licence-gated keys are left out entirely below ultimate, as GitLab leaves them out.
  * There is no group_id.
  */
-export function groupPushRuleEntity(r: pushRules.PushRule, plan: Plan) {
+export function groupPushRuleEntity(
+  r: pushRules.PushRule,
+  plan: Plan,
+): z.infer<typeof schemas.GroupPushRule> {
   return {
     id: r.id,
     created_at: iso(r.createdAt),

@@ -1,5 +1,7 @@
 import { planFeatures, type Plan } from "@canopy/kit";
 import type { groups } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 import { iso, orNull } from "./time";
 
 /** What shaping a group needs besides the group: where links point and which tier is on. */
@@ -14,7 +16,11 @@ const base = (url: string) => url.replace(/\/+$/, "");
  * GitLab's Group entity (lib/api/entities/group.rb with EE's additions), used by every list.
  * Higher-tier keys are left out on a lower plan, as GitLab CE leaves them out.
  */
-export function groupEntity(g: groups.Group, s: GroupShaping, ldapGroupLinks?: unknown[]) {
+export function groupEntity(
+  g: groups.Group,
+  s: GroupShaping,
+  ldapGroupLinks?: z.infer<typeof schemas.LdapGroupLink>[],
+): z.infer<typeof schemas.Group> {
   const tier = planFeatures(s.plan);
   const url = base(s.externalUrl);
   return {
@@ -23,7 +29,7 @@ export function groupEntity(g: groups.Group, s: GroupShaping, ldapGroupLinks?: u
     name: g.name,
     path: g.path,
     description: g.description,
-    visibility: g.visibility,
+    visibility: g.visibility as z.infer<typeof schemas.visibility>,
     share_with_group_lock: g.shareWithGroupLock,
     require_two_factor_authentication: g.requireTwoFactorAuthentication,
     two_factor_grace_period: g.twoFactorGracePeriod,
@@ -50,17 +56,44 @@ export function groupEntity(g: groups.Group, s: GroupShaping, ldapGroupLinks?: u
     ...(tier.fileTemplates ? { file_template_project_id: g.fileTemplateProjectId || null } : {}),
     ...(tier.adjournedDeletion ? { marked_for_deletion_on: orNull(g.markedForDeletionOn) } : {}),
     ...(g.customAttributes.length ? { custom_attributes: g.customAttributes } : {}),
-    ...(g.statistics ? { statistics: g.statistics } : {}),
+    ...(g.statistics ? { statistics: statisticsEntity(g.statistics) } : {}),
   };
 }
 
-export const sharedWithGroupEntity = (l: groups.SharedWithGroup) => ({
+/** A group's storage statistics, in GitLab's snake_case keys (administrators, `statistics=true`). */
+const statisticsEntity = (s: groups.GroupStatistics) => ({
+  storage_size: s.storageSize,
+  repository_size: s.repositorySize,
+  wiki_size: s.wikiSize,
+  lfs_objects_size: s.lfsObjectsSize,
+  job_artifacts_size: s.jobArtifactsSize,
+  pipeline_artifacts_size: s.pipelineArtifactsSize,
+  packages_size: s.packagesSize,
+  snippets_size: s.snippetsSize,
+  uploads_size: s.uploadsSize,
+});
+
+export const sharedWithGroupEntity = (
+  l: groups.SharedWithGroup,
+): z.infer<typeof schemas.SharedWithGroup> => ({
   group_id: l.groupId,
   group_name: l.groupName,
   group_full_path: l.groupFullPath,
   group_access_level: l.groupAccessLevel,
   expires_at: orNull(l.expiresAt),
 });
+
+/**
+ * The deprecated projects of a group detail, rendered by routes/group-projects.ts. The project
+ * entity is built by assignment for speed and so typed loosely; test/entity-schemas.test.ts holds
+ * it to its schema.
+ */
+export interface DetailProjects {
+  projects: unknown[];
+  shared_projects: unknown[];
+}
+type GroupDetailEntity = Omit<z.infer<typeof schemas.GroupDetail>, keyof DetailProjects> &
+  Partial<DetailProjects>;
 
 /**
  * GitLab's GroupDetail: the group plus shared_with_groups, runners_token for those who administer
@@ -72,11 +105,11 @@ export function groupDetailEntity(
   s: GroupShaping,
   options: {
     withProjects?: boolean;
-    projects?: { projects: unknown[]; shared_projects: unknown[] };
+    projects?: DetailProjects;
     /** The EE entity's `ldap_group_links` (routes/group-ldap.ts); left out when empty. */
-    ldapGroupLinks?: unknown[];
+    ldapGroupLinks?: z.infer<typeof schemas.LdapGroupLink>[];
   } = {},
-) {
+): GroupDetailEntity {
   const g = d.group!;
   const tier = planFeatures(s.plan);
   return {

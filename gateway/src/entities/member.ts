@@ -1,14 +1,20 @@
 import type { groupMembers } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 import { iso, orNull } from "./time";
 
 const base = (url: string) => url.replace(/\/+$/, "");
 
 /** GitLab's UserBasic of a member or of who added them, from the groups service's copy. */
-export const memberUserBasic = (u: groupMembers.MemberUser, externalUrl: string) => ({
+export const memberUserBasic = (
+  u: groupMembers.MemberUser,
+  externalUrl: string,
+): z.infer<typeof schemas.MemberUser> => ({
   id: u.id,
   username: u.username,
   name: u.name,
-  state: u.state || "active",
+  // The groups service copies the auth service's states as they are.
+  state: (u.state || "active") as z.infer<typeof schemas.userState>,
   locked: false,
   avatar_url: u.avatarUrl || null,
   web_url: `${base(externalUrl)}/${encodeURIComponent(u.username)}`,
@@ -24,7 +30,7 @@ export function memberEntity(
     ldap?: boolean;
   },
   externalUrl: string,
-) {
+): z.infer<typeof schemas.Member> {
   return {
     ...memberUserBasic(m.user!, externalUrl),
     access_level: m.accessLevel,

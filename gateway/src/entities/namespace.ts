@@ -1,5 +1,7 @@
 import type { Plan } from "@canopy/kit";
 import type { namespaces } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 
 const base = (url: string) => url.replace(/\/+$/, "");
 
@@ -8,14 +10,17 @@ const base = (url: string) => url.replace(/\/+$/, "");
  * administers, and EE's billing fields for those who administer it on a paid plan). A personal
  * namespace's web_url is the user's page, a group's the group page.
  */
-export function namespaceEntity(n: namespaces.Namespace, s: { externalUrl: string; plan: Plan }) {
+export function namespaceEntity(
+  n: namespaces.Namespace,
+  s: { externalUrl: string; plan: Plan },
+): z.infer<typeof schemas.Namespace> {
   const url = base(s.externalUrl);
   const avatar = n.kind === "group" ? (n.avatarPath ? `${url}${n.avatarPath}` : null) : n.avatarUrl || null;
   return {
     id: n.id,
     name: n.name,
     path: n.path,
-    kind: n.kind,
+    kind: n.kind as "user" | "group",
     full_path: n.fullPath,
     parent_id: n.parentId || null,
     avatar_url: avatar,

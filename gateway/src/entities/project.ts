@@ -1,5 +1,7 @@
 import { planFeatures, type Plan } from "@canopy/kit";
 import type { projects } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 import { iso } from "./time";
 
 /** What shaping a project needs besides the project: where links point and which tier is on. */
@@ -11,7 +13,10 @@ export interface ProjectShaping {
 const base = (url: string) => url.replace(/\/+$/, "");
 
 /** GitLab's BasicProjectDetails (`simple=true`, and the first half of every Project). */
-export function basicProjectEntity(p: projects.Project, s: ProjectShaping) {
+export function basicProjectEntity(
+  p: projects.Project,
+  s: ProjectShaping,
+): z.infer<typeof schemas.BasicProject> {
   const url = base(s.externalUrl);
   const ns = p.namespace!;
   const fullPath = `${ns.fullPath}/${p.path}`;
@@ -38,7 +43,7 @@ export function basicProjectEntity(p: projects.Project, s: ProjectShaping) {
       id: ns.id,
       name: ns.name,
       path: ns.path,
-      kind: ns.kind,
+      kind: ns.kind as "user" | "group",
       full_path: ns.fullPath,
       parent_id: ns.parentId || null,
       avatar_url: ns.kind === "user" ? ns.ownerAvatarUrl || null : null,
@@ -108,7 +113,8 @@ export function projectEntity(p: projects.Project, s: ProjectShaping) {
             name: ns.ownerName,
             state: ns.ownerState || "active",
             avatar_url: ns.ownerAvatarUrl || null,
-            web_url: `${url}/${ns.ownerUsername}`,
+            // Encoded as the user entities encode it (entities/user.ts): a username may need it.
+            web_url: `${url}/${encodeURIComponent(ns.ownerUsername)}`,
           },
         }
       : {},

@@ -1,8 +1,12 @@
 import type { auth } from "@canopy/protos";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
 import { iso, orNull } from "./time";
 
 /** GitLab's PersonalAccessToken entity; `token` only on creation. */
-export function personalAccessToken(t: auth.PersonalAccessToken) {
+export function personalAccessToken(
+  t: auth.PersonalAccessToken,
+): z.infer<typeof schemas.PersonalAccessToken> {
   return {
     id: t.id,
     name: t.name,
@@ -16,3 +20,11 @@ export function personalAccessToken(t: auth.PersonalAccessToken) {
     expires_at: orNull(t.expiresAt),
   };
 }
+
+/** GitLab's ImpersonationToken entity: a personal access token saying whether it impersonates. */
+export const impersonationToken = (
+  t: auth.PersonalAccessToken,
+): z.infer<typeof schemas.ImpersonationToken> => ({
+  ...personalAccessToken(t),
+  impersonation: t.impersonation,
+});

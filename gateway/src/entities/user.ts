@@ -1,23 +1,48 @@
+import { planFeatures, type Plan } from "@canopy/kit";
 import { auth } from "@canopy/protos";
-import { iso } from "./time";
+import type { z } from "zod";
+import type * as schemas from "./schemas";
+import { iso, orNull } from "./time";
+
+/** GitLab's avatar_url: absolute, on the external URL; null without an avatar (Canopy has no Gravatar). */
+export const userAvatarUrl = (u: Pick<auth.User, "avatarPath">, externalUrl: string): string | null =>
+  u.avatarPath ? externalUrl.replace(/\/+$/, "") + u.avatarPath : null;
+
+/** GitLab's name of a user state (User#state). */
+export function userStateName(state: auth.UserState): z.infer<typeof schemas.UserBasic>["state"] {
+  switch (state) {
+    case auth.UserState.USER_STATE_ACTIVE:
+      return "active";
+    case auth.UserState.USER_STATE_LDAP_BLOCKED:
+      return "ldap_blocked";
+    case auth.UserState.USER_STATE_BLOCKED_PENDING_APPROVAL:
+      return "blocked_pending_approval";
+    case auth.UserState.USER_STATE_BANNED:
+      return "banned";
+    case auth.UserState.USER_STATE_DEACTIVATED:
+      return "deactivated";
+    default:
+      return "blocked";
+  }
+}
 
 /**
  * GitLab's user entities, from least to most detail (lib/api/entities/user*.rb). Which one a caller
  * gets is chosen by the route: others see `user`, yourself `userPublic`, administrators `userWithAdmin`.
  */
-export function userBasic(u: auth.User, externalUrl: string) {
+export function userBasic(u: auth.User, externalUrl: string): z.infer<typeof schemas.UserBasic> {
   return {
     id: u.id,
     username: u.username,
     name: u.name,
-    state: u.state === auth.UserState.USER_STATE_BLOCKED ? "blocked" : "active",
+    state: userStateName(u.state),
     locked: false,
-    avatar_url: null,
+    avatar_url: userAvatarUrl(u, externalUrl),
     web_url: `${externalUrl.replace(/\/+$/, "")}/${encodeURIComponent(u.username)}`,
   };
 }
 
-export function user(u: auth.User, externalUrl: string) {
+export function user(u: auth.User, externalUrl: string): z.infer<typeof schemas.User> {
   return {
     ...userBasic(u, externalUrl),
     created_at: iso(u.createdAt),
@@ -40,12 +65,12 @@ export function user(u: auth.User, externalUrl: string) {
   };
 }
 
-export function userPublic(u: auth.User, externalUrl: string) {
+export function userPublic(u: auth.User, externalUrl: string): z.infer<typeof schemas.UserPublic> {
   return {
     ...user(u, externalUrl),
     last_sign_in_at: iso(u.lastSignInAt),
     confirmed_at: iso(u.confirmedAt),
-    last_activity_on: null,
+    last_activity_on: orNull(u.lastActivityOn),
     email: u.email,
     theme_id: 1,
     color_scheme_id: 1,
@@ -65,12 +90,28 @@ export function userPublic(u: auth.User, externalUrl: string) {
   };
 }
 
-export function userWithAdmin(u: auth.User, externalUrl: string) {
+/**
+ * What administrators see. `plan` decides EE's licensed fields (ee/lib/ee/api/entities/user_with_admin.rb):
+ * is_auditor (auditor users) and provisioned_by_group_id (group SAML); Canopy has neither kind of user.
+ */
+export function userWithAdmin(
+  u: auth.User,
+  externalUrl: string,
+  plan: Plan,
+): z.infer<typeof schemas.UserWithAdmin> {
+  const features = planFeatures(plan);
   return {
     ...userPublic(u, externalUrl),
     is_admin: u.admin,
     note: u.note || null,
+    // The personal namespace is the groups service's; auth does not know its id.
     namespace_id: null,
+    // Canopy does not record which administrator created a user.
     created_by: null,
+    email_reset_offered_at: null,
+    // EE (every plan): an active human user takes a seat.
+    using_license_seat: u.state === auth.UserState.USER_STATE_ACTIVE,
+    ...(features.auditorUsers ? { is_auditor: false } : {}),
+    ...(features.groupSaml ? { provisioned_by_group_id: null } : {}),
   };
 }

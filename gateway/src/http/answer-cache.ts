@@ -30,10 +30,16 @@ const GZIP_MIN_BYTES = 1024;
  *   (ProjectCopiesChanged, once the change is readable there), which bumps it again.
  * - The UTC date is part of the key: memberships and shares expire at midnight without any write.
  * - When Redis cannot say the generation, nothing is served from or kept in the cache.
+ * - When the connection to Redis comes back, what was kept before is dropped and keys start afresh
+ *   (`connection`): a Redis that restarted empty counts generations from 0 again and would otherwise
+ *   hand out numbers older answers were kept under, and writes made while this gateway could not
+ *   reach it bumped nothing.
  */
 export class AnswerCache {
   private readonly local: LRUCache<string, CachedAnswer>;
   private readonly generationKey: string;
+  /** How many times the connection to Redis came back; part of every key. */
+  private connection = 0;
 
   constructor(
     private readonly redis: RedisClient,
@@ -45,6 +51,10 @@ export class AnswerCache {
       ttl: Math.max(options.ttlMs, 1),
       maxSize: options.maxBytes ?? 32 * 1024 * 1024,
       sizeCalculation: (a) => a.body.length + (a.gzip instanceof Buffer ? a.gzip.length : 0) + 256,
+    });
+    redis.on("ready", () => {
+      this.connection++;
+      this.local.clear();
     });
   }
 
@@ -71,7 +81,7 @@ export class AnswerCache {
     const today = new Date().toISOString().slice(0, 10);
     const who = `${actor.userId}:${actor.admin ? 1 : 0}:${actor.external ? 1 : 0}`;
     return createHash("sha256")
-      .update(`${generation ?? 0}|${today}|${who}|${request}`)
+      .update(`${this.connection}|${generation ?? 0}|${today}|${who}|${request}`)
       .digest("base64url");
   }
 

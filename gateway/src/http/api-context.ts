@@ -8,6 +8,8 @@ export interface ApiState {
   actor: common.Actor;
   /** The actor's user record when authentication already has it (no further call needed). */
   user?: auth.User;
+  /** The token is an impersonation token (an administrator's, acting as the user): logs say so. */
+  impersonation?: boolean;
 }
 
 /** The Koa context of an /api/v4 request, with its state typed. */

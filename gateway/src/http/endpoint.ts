@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { auth, common } from "@canopy/protos";
 import type { RouteDeps } from "../routes/context";
 import type { ApiContext } from "./api-context";
+import type { ClassScopes } from "./scopes";
 
 /**
  * One /api/v4 endpoint, declared once: method, literal path (grep for it), who may call it, the
@@ -19,6 +20,16 @@ export type Access =
   | "admin";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** The statuses a handler answers when all goes well; errors are rendered elsewhere (http/errors.ts). */
+export type SuccessStatus = 200 | 201 | 202 | 204 | 304;
+
+/**
+ * What each success status carries: a response entity schema (entities/schemas), `null` for an
+ * empty body, or `"file"` for bytes of the file's own type. The OpenAPI document
+ * (openapi/document.ts) is generated from these, and the e2e suites check every answer against it.
+ */
+export type Responses = Partial<Record<SuccessStatus, z.ZodType | null | "file">>;
 
 /** What a handler receives: parsed parameters, the caller, and the dependencies it may use. */
 export interface Call<S extends z.ZodRawShape> {
@@ -40,8 +51,12 @@ export interface Endpoint<S extends z.ZodRawShape = z.ZodRawShape> {
    * other users get 403 before their parameters are looked at (so a 400 tells them nothing).
    */
   adminBeforeParams?: true;
-  /** Scopes that reach the endpoint besides `api` (and `read_api` for GET). */
-  scopes?: readonly string[];
+  /**
+   * The scopes GitLab's API class for this endpoint registers besides every endpoint's `api` and
+   * GET-only `read_api` (http/scopes.ts): `READ_USER` for the Users and Version classes, writes
+   * included (a refused token is told of it), `EVERY_TOKEN_SCOPE` for the token's own `self`.
+   */
+  scopes?: ClassScopes;
   params: S;
   /**
    * Grape's cross-parameter validators (`at_least_one_of`, a required field given as optional so
@@ -49,6 +64,8 @@ export interface Endpoint<S extends z.ZodRawShape = z.ZodRawShape> {
    */
   validate?: (params: z.infer<z.ZodObject<S>>) => (string | false | undefined)[];
   handler: (call: Call<S>) => Promise<void> | void;
+  /** What the handler answers on success, by status. */
+  responses: Responses;
   /**
    * A read whose 200 answers may be kept per caller and request (http/answer-cache.ts): only reads
    * whose answer changes with writes the answer cache hears of (the groups and projects contexts').

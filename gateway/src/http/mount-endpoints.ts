@@ -75,7 +75,7 @@ export function mountEndpoints(router: Router<ApiState>, endpoints: readonly End
   for (const e of endpoints) {
     const steps: ((ctx: ApiContext, next: Next) => unknown)[] = [];
     if (e.access !== "anonymous") steps.push(requireUser);
-    steps.push(requireScopes(...(e.scopes ?? [])), runEndpoint(e, deps));
+    steps.push(requireScopes(e.scopes), runEndpoint(e, deps));
     router.register(e.path, [e.method], steps);
   }
 }

@@ -25,21 +25,31 @@ const INT32_MAX = 2_147_483_647;
 /** GitLab's `:id` of a group or project: its number, or its full path (`a%2Fb` in the URL). */
 export type IdOrPath = { id: number; path?: undefined } | { path: string; id?: undefined };
 
-const idOrPath = z.unknown().transform((v, ctx): IdOrPath => {
-  const text = typeof v === "number" ? String(v) : v;
-  const invalid = () => {
-    ctx.addIssue({ code: "custom", message: "invalid" });
-    return z.NEVER;
-  };
-  if (typeof text !== "string" || text === "" || text.length > 4096 || text.includes("\u0000"))
-    return invalid();
-  if (INTEGER.test(text)) {
-    const id = Number(text);
-    return Number.isSafeInteger(id) && id > 0 ? { id } : invalid();
-  }
-  // A full path is segments joined by "/": no empty segment, so "a//b" and "/a" are not paths.
-  return text.split("/").includes("") ? invalid() : { path: text };
-});
+const idOrPath = z
+  .unknown()
+  .transform((v, ctx): IdOrPath => {
+    const text = typeof v === "number" ? String(v) : v;
+    const invalid = () => {
+      ctx.addIssue({ code: "custom", message: "invalid" });
+      return z.NEVER;
+    };
+    if (typeof text !== "string" || text === "" || text.length > 4096 || text.includes("\u0000"))
+      return invalid();
+    if (INTEGER.test(text)) {
+      const id = Number(text);
+      return Number.isSafeInteger(id) && id > 0 ? { id } : invalid();
+    }
+    // A full path is segments joined by "/": no empty segment, so "a//b" and "/a" are not paths.
+    return text.split("/").includes("") ? invalid() : { path: text };
+  })
+  .meta({
+    // What a client sends, for the OpenAPI document (openapi/parameters.ts): the transform has no JSON Schema.
+    description: "The id, or the URL-encoded full path (`a%2Fb`).",
+    oneOf: [
+      { type: "integer", minimum: 1 },
+      { type: "string", minLength: 1, maxLength: 4096 },
+    ],
+  });
 
 /**
  * A multipart file part (Grape's `File` type): the file, or `null` for an empty value, which asks
@@ -47,7 +57,9 @@ const idOrPath = z.unknown().transform((v, ctx): IdOrPath => {
  */
 const fileSchemas = new WeakSet<z.ZodTypeAny>();
 const file = () => {
-  const schema = z.union([z.instanceof(UploadedFile), z.literal("").transform(() => null)]);
+  const schema = z
+    .union([z.instanceof(UploadedFile), z.literal("").transform(() => null)])
+    .meta({ description: "A file part; empty to remove the file.", type: "string", format: "binary" });
   fileSchemas.add(schema);
   return schema;
 };

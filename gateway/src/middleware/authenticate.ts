@@ -6,6 +6,7 @@ import type { AuthenticationCache } from "../authn/cache";
 import { extractSudo, extractToken } from "../authn/credentials";
 import { insufficientScopeError, refusalError } from "../authn/refusals";
 import type { ApiContext } from "../http/api-context";
+import { acceptedScopes, registeredScopes, type ClassScopes } from "../http/scopes";
 import { forbiddenError, HttpError, unauthorizedError } from "../http/errors";
 import type { RecentWrites } from "../http/recent-writes";
 import type { RateLimits } from "./rate-limit";
@@ -22,6 +23,8 @@ export function authenticate(
   limits: RateLimits,
   client: PromiseClient<typeof auth.AuthServiceService>,
   writes: RecentWrites,
+  /** For the deactivated user's refusal, which names where to sign in again. */
+  externalUrl: string,
 ) {
   return async function authenticateRequest(ctx: ApiContext, next: Next) {
     const body = (ctx.request.body ?? {}) as Record<string, unknown>;
@@ -36,12 +39,13 @@ export function authenticate(
     const answer = await cache.authenticate(token);
     if (!answer.actor) {
       await limits.unauthenticated(ctx);
-      throw refusalError(answer.refusal);
+      throw refusalError(answer, externalUrl);
     }
     const [, recent] = await Promise.all([
       limits.authenticated(ctx, answer.actor.userId),
       writes.of(answer.actor.userId),
     ]);
+    if (answer.impersonation) ctx.state.impersonation = true;
     const request = requestContext.getStore();
     const sudo = extractSudo(ctx, body);
     if (sudo) {
@@ -77,7 +81,12 @@ async function sudoTarget(
   if (!admin.scopes.includes("sudo")) throw insufficientScopeError(["sudo"]);
   const byId = /^\d+$/.test(who);
   const target = await client
-    .getUser({ actor: admin, id: byId ? Number(who) : 0, username: byId ? "" : who })
+    .getUser({
+      actor: admin,
+      id: byId ? Number(who) : 0,
+      username: byId ? "" : who,
+      withCustomAttributes: false,
+    })
     .catch((err) => {
       if (isServiceError(err) && err.code === status.NOT_FOUND) return undefined;
       throw err;
@@ -93,16 +102,19 @@ export async function requireUser(ctx: ApiContext, next: Next) {
 }
 
 /**
- * Scope check for token-authenticated callers: the token needs one of `scopes`; `read_api` counts
- * only for GET and HEAD. Anonymous callers have no token and pass (the route decides).
+ * Scope check for token-authenticated callers: the token needs one of the scopes that reach the
+ * endpoint with this method (http/scopes.ts). Anonymous callers have no token and pass (the route
+ * decides). Under Sudo as another user the endpoint's scopes are not checked, as in GitLab
+ * (lib/api/helpers.rb `current_user`: `validate_and_save_access_token!(...) unless sudo?`): the
+ * token's `sudo` scope, checked by `sudoTarget`, already lets it do anything as anyone.
  */
-export function requireScopes(...scopes: string[]) {
+export function requireScopes(own: ClassScopes | undefined) {
   return async function checkScopes(ctx: ApiContext, next: Next) {
     const { actor } = ctx.state;
     if (!actor.userId) return next();
-    const readOnly = ctx.method === "GET" || ctx.method === "HEAD";
-    const accepted = ["api", ...(readOnly ? ["read_api"] : []), ...scopes];
-    if (!actor.scopes.some((s) => accepted.includes(s))) throw insufficientScopeError(accepted);
+    if (actor.impersonatorId && actor.impersonatorId !== actor.userId) return next();
+    const accepted = acceptedScopes(own, ctx.method);
+    if (!actor.scopes.some((s) => accepted.includes(s))) throw insufficientScopeError(registeredScopes(own));
     return next();
   };
 }

@@ -7,12 +7,16 @@ const WINDOW_SECONDS = 60;
 
 /**
  * A fixed one-minute window per key, counted in Redis so every gateway shares it; if Redis is down,
- * counting falls back to this process rather than letting everything through or refusing everything.
+ * counting falls back to this process rather than letting everything through or refusing everything:
+ * each gateway then allows the whole budget on its own (with N gateways, up to N times the limit),
+ * and its counts start afresh (docs/operating.md, "Redis down").
  */
 function limiter(redis: RedisClient, prefix: string, name: string, points: number) {
   return new RateLimiterRedis({
     storeClient: redis,
     useRedisPackage: true,
+    // While the connection is down, count in this process at once, without trying Redis.
+    rejectIfRedisNotReady: true,
     keyPrefix: `${prefix}rl:${name}`,
     points,
     duration: WINDOW_SECONDS,

@@ -1,6 +1,16 @@
 import { randomUUID } from "node:crypto";
 import type { Context, Next } from "koa";
-import { emptyWritten, metrics, requestContext, type Logger } from "@canopy/kit";
+import {
+  context,
+  emptyWritten,
+  observeHttpRequest,
+  propagation,
+  requestContext,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Logger,
+} from "@canopy/kit";
 import { HttpError, toHttpError } from "../http/errors";
 import { sendJson } from "../http/json";
 
@@ -17,7 +27,39 @@ export async function requestId(ctx: Context, next: Next) {
   await requestContext.run({ requestId: id, written: emptyWritten() }, next);
 }
 
-/** One log line and one metric per request. Paths only: query strings may hold tokens. */
+/**
+ * The route template the router matched (`/api/v4/groups/:id`), or "unmatched": metrics and span
+ * names take the template, never the path, so ids and names never become label values.
+ */
+const routeOf = (ctx: Context) => String((ctx as { _matchedRoute?: string })._matchedRoute ?? "unmatched");
+
+const tracer = trace.getTracer("canopy-gateway");
+
+/**
+ * The request's server span, the root of everything it causes (gRPC calls, events, webhook
+ * deliveries); a caller's `traceparent` makes it part of the caller's trace. Named and labelled
+ * when the answer is known, by the route template; no URL, query or header goes on it (they may
+ * hold tokens).
+ */
+export async function traceRequest(ctx: Context, next: Next) {
+  const parent = propagation.extract(context.active(), ctx.headers);
+  const span = tracer.startSpan(
+    ctx.method,
+    { kind: SpanKind.SERVER, attributes: { "http.request.method": ctx.method } },
+    parent,
+  );
+  try {
+    await context.with(trace.setSpan(parent, span), next);
+  } finally {
+    const route = routeOf(ctx);
+    span.updateName(`${ctx.method} ${route}`);
+    span.setAttributes({ "http.route": route, "http.response.status_code": ctx.status });
+    if (ctx.status >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  }
+}
+
+/** One log line and the RED metrics per request. Paths only: query strings may hold tokens. */
 export function accessLog(log: Logger) {
   return async function logRequest(ctx: Context, next: Next) {
     const started = process.hrtime.bigint();
@@ -25,15 +67,16 @@ export function accessLog(log: Logger) {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const route = (ctx as unknown as { _matchedRoute?: string })._matchedRoute ?? "unmatched";
-      metrics.httpServerSeconds.observe(
-        { method: ctx.method, route: String(route), status: String(ctx.status) },
-        seconds,
-      );
-      log.info(
-        { method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(seconds * 1000) },
-        "request",
-      );
+      observeHttpRequest(ctx.method, routeOf(ctx), ctx.status, seconds);
+      const line = {
+        method: ctx.method,
+        path: ctx.path,
+        status: ctx.status,
+        duration_ms: Math.round(seconds * 1000),
+        // An administrator acting as the user through an impersonation token (never the token itself).
+        ...((ctx.state as { impersonation?: boolean }).impersonation ? { impersonation: true } : {}),
+      };
+      log.info(line, "request");
     }
   };
 }

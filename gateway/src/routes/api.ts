@@ -13,13 +13,22 @@ import { groupListEndpoints } from "./group-lists";
 import { groupProjectEndpoints } from "./group-projects";
 import { ldapEndpoints } from "./ldap";
 import { namespaceEndpoints } from "./namespaces";
+import { openApiEndpoints } from "./openapi";
 import { projectEndpoints } from "./projects";
 import { projectCustomAttributeEndpoints } from "./project-custom-attributes";
+import { userCustomAttributeEndpoints } from "./user-custom-attributes";
 import { projectMemberEndpoints } from "./project-members";
 import { projectSharingEndpoints } from "./project-sharing";
 import { personalAccessTokenEndpoints } from "./personal-access-tokens";
 import { userEndpoints } from "./users";
+import { userAvatarEndpoints } from "./user-avatar";
+import { searchEndpoints } from "./search";
+import { userStateEndpoints } from "./user-state";
+import { impersonationTokenEndpoints } from "./impersonation-tokens";
+import { userActivityEndpoints } from "./user-activities";
+import { userStatusEndpoints } from "./user-status";
 import { versionEndpoints } from "./version";
+import { eventEndpoints } from "./events";
 
 /**
  * Every /api/v4 endpoint, one file per GitLab API area. The fuzz test walks this list, so an
@@ -28,10 +37,14 @@ import { versionEndpoints } from "./version";
  */
 export const API_ENDPOINTS: readonly Endpoint[] = [
   ...userEndpoints,
+  ...userAvatarEndpoints,
+  ...searchEndpoints,
+  ...userStateEndpoints,
   ...personalAccessTokenEndpoints,
   ...applicationEndpoints,
   ...applicationSettingsEndpoints,
   ...versionEndpoints,
+  ...openApiEndpoints(() => API_ENDPOINTS),
   ...groupListEndpoints,
   ...groupEndpoints,
   ...groupSharingEndpoints,
@@ -48,4 +61,9 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...projectMemberEndpoints,
   ...projectSharingEndpoints,
   ...projectCustomAttributeEndpoints,
+  ...userCustomAttributeEndpoints,
+  ...impersonationTokenEndpoints,
+  ...userStatusEndpoints,
+  ...userActivityEndpoints,
+  ...eventEndpoints,
 ];

@@ -5,6 +5,7 @@ import { endpoint, type Call } from "../http/endpoint";
 import { HttpError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { param } from "../http/params";
+import { ApplicationSettings } from "../entities/schemas";
 
 /**
  * The Application settings API (GitLab's lib/api/settings.rb), for the settings Canopy keeps.
@@ -129,6 +130,7 @@ export const applicationSettingsEndpoints = [
     adminBeforeParams: true,
     params: noParams,
     handler: showApplicationSettings,
+    responses: { 200: ApplicationSettings },
   }),
   endpoint({
     method: "PUT",
@@ -138,5 +140,6 @@ export const applicationSettingsEndpoints = [
     params: PARAMS,
     validate: settingsRules,
     handler: updateApplicationSettings,
+    responses: { 200: ApplicationSettings },
   }),
 ];

@@ -2,6 +2,7 @@ import { application } from "../entities/application";
 import { endpoint, type Call } from "../http/endpoint";
 import { sendJson } from "../http/json";
 import { param } from "../http/params";
+import { Application, listOf } from "../entities/schemas";
 
 /** The admin Applications API: instance-wide applications only (GitLab lib/api/applications.rb). */
 
@@ -63,6 +64,7 @@ export const applicationEndpoints = [
     params: createApplicationParams,
     validate: requiredToCreate,
     handler: createApplication,
+    responses: { 201: Application },
   }),
   endpoint({
     method: "GET",
@@ -70,6 +72,7 @@ export const applicationEndpoints = [
     access: "admin",
     params: noParams,
     handler: listApplications,
+    responses: { 200: listOf(Application) },
   }),
   endpoint({
     method: "DELETE",
@@ -77,6 +80,7 @@ export const applicationEndpoints = [
     access: "admin",
     params: applicationIdParams,
     handler: deleteApplication,
+    responses: { 204: null },
   }),
   endpoint({
     method: "POST",
@@ -84,5 +88,6 @@ export const applicationEndpoints = [
     access: "admin",
     params: applicationIdParams,
     handler: renewApplicationSecret,
+    responses: { 201: Application },
   }),
 ];

@@ -18,12 +18,20 @@ import type {
   projectMembers,
   projectSharing,
   projectCustomAttributes,
+  projectActivity,
   projectLifecycle,
   ldap,
+  userCustomAttributes,
+  userAvatars,
+  userState,
+  impersonationTokens,
+  userStatus,
+  userActivity,
 } from "@canopy/protos";
 import type { AuthenticationCache } from "../authn/cache";
 import type { AnswerCache } from "../http/answer-cache";
 import type { RecentWrites } from "../http/recent-writes";
+import type { UserActivityRecorder } from "../http/user-activity";
 import type { GatewayConfig } from "../config";
 import { normalizeKeys } from "../http/params";
 import type { RateLimits } from "../middleware/rate-limit";
@@ -33,6 +41,12 @@ export interface RouteDeps {
   config: GatewayConfig;
   auth: PromiseClient<typeof auth.AuthServiceService>;
   oauth: PromiseClient<typeof oauth.OAuthServiceService>;
+  userCustomAttributes: PromiseClient<typeof userCustomAttributes.UserCustomAttributesServiceService>;
+  userAvatars: PromiseClient<typeof userAvatars.UserAvatarsServiceService>;
+  userState: PromiseClient<typeof userState.UserStateServiceService>;
+  impersonationTokens: PromiseClient<typeof impersonationTokens.ImpersonationTokensServiceService>;
+  userStatus: PromiseClient<typeof userStatus.UserStatusServiceService>;
+  userActivity: PromiseClient<typeof userActivity.UserActivityServiceService>;
   settings: PromiseClient<typeof settings.SettingsServiceService>;
   groups: PromiseClient<typeof groups.GroupsServiceService>;
   groupSharing: PromiseClient<typeof groupSharing.GroupSharingServiceService>;
@@ -48,6 +62,7 @@ export interface RouteDeps {
   projectCustomAttributes: PromiseClient<
     typeof projectCustomAttributes.ProjectCustomAttributesServiceService
   >;
+  projectEvents: PromiseClient<typeof projectActivity.ProjectEventsServiceService>;
   groupProjects: PromiseClient<typeof groupProjects.GroupProjectsServiceService>;
   projectLifecycle: PromiseClient<typeof projectLifecycle.ProjectLifecycleServiceService>;
   ldap: PromiseClient<typeof ldap.LdapServiceService>;
@@ -57,6 +72,8 @@ export interface RouteDeps {
   answers: AnswerCache;
   /** Where callers' recent writes reached the event stream, to read them back at once (http/recent-writes.ts). */
   writes: RecentWrites;
+  /** Records each signed-in user's activity day, at most one write a day (http/user-activity.ts). */
+  activity: UserActivityRecorder;
   redis: RedisClient;
   limits: RateLimits;
 }

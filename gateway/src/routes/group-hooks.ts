@@ -1,12 +1,21 @@
-import { z } from "zod";
 import type { common, hooks } from "@canopy/protos";
 import { groupHookEntity, hookLogEntity } from "../entities/group-hook";
+import {
+  CreatedGroupHook,
+  GroupHook,
+  HookLog,
+  HookResendAnswer,
+  HookTestAnswer,
+  listOf,
+  SigningSecret,
+} from "../entities/schemas";
 import { endpoint, type Call } from "../http/endpoint";
 import { paramError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { paginate, paginationParams } from "../http/pagination";
 import { param, parseParams } from "../http/params";
 import { rawParams } from "./context";
+import { attributesOf, hookIdOf, STATUS_VALUES, TEST_TRIGGERS, unmodifiedSince } from "./group-hook-params";
 import { groupRef } from "./groups";
 
 /**
@@ -25,100 +34,6 @@ type IdCall = Call<typeof idParams>;
  * handler parses its own after it (`afterAccess`).
  */
 const pathParam = param.string();
-
-const FLAG_PARAMS = [
-  "push_events",
-  "issues_events",
-  "confidential_issues_events",
-  "merge_requests_events",
-  "tag_push_events",
-  "note_events",
-  "confidential_note_events",
-  "job_events",
-  "pipeline_events",
-  "project_events",
-  "wiki_page_events",
-  "deployment_events",
-  "feature_flag_events",
-  "releases_events",
-  "subgroup_events",
-  "emoji_events",
-  "resource_access_token_events",
-  "member_events",
-  "vulnerability_events",
-] as const;
-
-/** ProjectHook's trigger flags: what POST .../test/:trigger takes (lib/api/hooks/trigger_test.rb). */
-const TEST_TRIGGERS = [
-  "push_events",
-  "tag_push_events",
-  "issues_events",
-  "confidential_issues_events",
-  "note_events",
-  "confidential_note_events",
-  "merge_requests_events",
-  "job_events",
-  "pipeline_events",
-  "wiki_page_events",
-  "deployment_events",
-  "feature_flag_events",
-  "releases_events",
-  "emoji_events",
-  "resource_access_token_events",
-  "vulnerability_events",
-] as const;
-
-/** Rack::Utils::HTTP_STATUS_CODES, the codes GET .../events filters by. */
-const HTTP_CODES = [
-  100, 101, 102, 103, 200, 201, 202, 203, 204, 205, 206, 207, 208, 226, 300, 301, 302, 303, 304, 305, 307,
-  308, 400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422,
-  423, 424, 425, 426, 428, 429, 431, 451, 500, 501, 502, 503, 504, 505, 506, 507, 508, 511,
-].map(String);
-const STATUS_VALUES = new Set([...HTTP_CODES, "successful", "client_failure", "server_failure"]);
-
-const text = (max: number) => param.string(max).optional();
-const hookParams = {
-  url: text(10_000),
-  name: text(10_000),
-  description: text(100_000),
-  token: text(10_000),
-  enable_ssl_verification: param.boolean().optional(),
-  push_events_branch_filter: text(100_000),
-  branch_filter_strategy: param.oneOf(["wildcard", "regex", "all_branches"]).optional(),
-  custom_webhook_template: text(100_000),
-  ...Object.fromEntries(FLAG_PARAMS.map((f) => [f, param.boolean().optional()])),
-} as Record<string, z.ZodType>;
-
-/** `[{key, value}, ...]` (JSON, or a form's url_variables[][key]=...), Grape's Array of Hash. */
-function pairsOf(raw: unknown, name: string): hooks.KeyValue[] {
-  if (raw === undefined || raw === null) return [];
-  const list = Array.isArray(raw)
-    ? raw
-    : typeof raw === "object"
-      ? Object.values(raw as Record<string, unknown>)
-      : undefined;
-  if (!list || list.length > 100) throw paramError(`${name} is invalid`);
-  const problems: string[] = [];
-  const pairs = list.map((item, i) => {
-    const entry = (typeof item === "object" && item !== null ? item : {}) as Record<string, unknown>;
-    const field = (k: "key" | "value") => {
-      const v = entry[k];
-      if (v === undefined || v === null) problems.push(`${name}[${i}][${k}] is missing`);
-      else if (
-        (typeof v !== "string" && typeof v !== "number") ||
-        String(v).length > 10_000 ||
-        String(v).includes("\0")
-      )
-        problems.push(`${name}[${i}][${k}] is invalid`);
-      return v === undefined || v === null ? "" : String(v);
-    };
-    if (typeof item !== "object" || item === null || Array.isArray(item))
-      problems.push(`${name}[${i}] is invalid`);
-    return { key: field("key"), value: field("value") };
-  });
-  if (problems.length) throw paramError(problems.join(", "));
-  return pairs;
-}
 
 type Scope = { actor: common.Actor; group: hooks.GroupScope };
 
@@ -147,33 +62,6 @@ async function afterAccess<T>(call: IdCall, scope: Scope, write: boolean, parse:
 const sentParams = (call: IdCall) =>
   Object.fromEntries(Object.entries(rawParams(call.ctx)).filter(([, v]) => v !== null && v !== undefined));
 
-/** :hook_id as the hooks service takes it; an id that cannot be one finds nothing (404). */
-function hookIdOf(raw: unknown): number {
-  const parsed = parseParams({ hook_id: param.integer() }, { hook_id: raw });
-  return parsed.hook_id > 0 ? parsed.hook_id : 0;
-}
-
-function attributesOf(call: IdCall, requireUrl: boolean): hooks.HookAttributes {
-  const raw = sentParams(call);
-  if (requireUrl && raw.url === undefined) throw paramError("url is missing");
-  const p = parseParams(hookParams, raw) as Record<string, unknown>;
-  const urlVariables = pairsOf(raw.url_variables, "url_variables");
-  const customHeaders = pairsOf(raw.custom_headers, "custom_headers");
-  const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
-  return {
-    ...Object.fromEntries(Object.entries(p).map(([k, v]) => [camel(k), v])),
-    urlVariables,
-    customHeaders,
-  } as hooks.HookAttributes;
-}
-
-/** GitLab's Time.parse of If-Unmodified-Since: a header it cannot read is ignored. */
-function unmodifiedSince(header: string | undefined): Date | undefined {
-  if (!header) return undefined;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : new Date(at);
-}
-
 async function listHooks(call: IdCall) {
   const scope = await scopeOf(call);
   const p = await afterAccess(call, scope, false, () => parseParams(paginationParams, sentParams(call)));
@@ -197,7 +85,7 @@ async function showHook(call: IdCall) {
 /** 201 with the hook and, this once, its Standard Webhooks signing secret. */
 async function createHook(call: IdCall) {
   const scope = await scopeOf(call);
-  const attributes = await afterAccess(call, scope, true, () => attributesOf(call, true));
+  const attributes = await afterAccess(call, scope, true, () => attributesOf(sentParams(call), true));
   const res = await call.deps.groupHooks.createHook({ ...scope, attributes });
   sendJson(call.ctx, 201, { ...groupHookEntity(res.hook!), signing_secret: res.signingSecret });
 }
@@ -206,7 +94,7 @@ async function updateHook(call: IdCall) {
   const scope = await scopeOf(call);
   const { hookId, attributes } = await afterAccess(call, scope, true, () => ({
     hookId: hookIdOf(sentParams(call).hook_id),
-    attributes: attributesOf(call, false),
+    attributes: attributesOf(sentParams(call), false),
   }));
   const hook = await call.deps.groupHooks.updateHook({
     ...scope,
@@ -266,6 +154,14 @@ function unsetKey(kind: "url_variables" | "custom_headers") {
 }
 
 /** 201 {"message":"201 Created"} for a 2xx from the receiver; 422 otherwise (the service's error). */
+// Each its own name: the API document's operation ids and the profiles come from handler names.
+const named = <F extends (call: IdCall) => Promise<void>>(name: string, f: F): F =>
+  Object.defineProperty(f, "name", { value: name });
+const setUrlVariable = named("setUrlVariable", setKey("url_variables"));
+const unsetUrlVariable = named("unsetUrlVariable", unsetKey("url_variables"));
+const setCustomHeader = named("setCustomHeader", setKey("custom_headers"));
+const unsetCustomHeader = named("unsetCustomHeader", unsetKey("custom_headers"));
+
 async function testHook(call: IdCall) {
   const scope = await scopeOf(call);
   const { hookId, trigger } = await afterAccess(call, scope, true, () => {
@@ -332,6 +228,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks",
     access: "user",
     params: idParams,
+    responses: { 200: listOf(GroupHook) },
     handler: listHooks,
   }),
   endpoint({
@@ -339,6 +236,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks",
     access: "user",
     params: idParams,
+    responses: { 201: CreatedGroupHook },
     handler: createHook,
   }),
   endpoint({
@@ -346,6 +244,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id",
     access: "user",
     params: { ...idParams, hook_id: pathParam },
+    responses: { 200: GroupHook },
     handler: showHook,
   }),
   endpoint({
@@ -353,6 +252,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id",
     access: "user",
     params: { ...idParams, hook_id: pathParam },
+    responses: { 200: GroupHook },
     handler: updateHook,
   }),
   endpoint({
@@ -360,6 +260,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id",
     access: "user",
     params: { ...idParams, hook_id: pathParam },
+    responses: { 204: null },
     handler: deleteHook,
   }),
   endpoint({
@@ -367,6 +268,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id/signing_secret",
     access: "user",
     params: { ...idParams, hook_id: pathParam },
+    responses: { 201: SigningSecret },
     handler: rotateSigningSecret,
   }),
   endpoint({
@@ -374,6 +276,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id/test/:trigger",
     access: "user",
     params: { ...idParams, hook_id: pathParam, trigger: pathParam },
+    responses: { 201: HookTestAnswer },
     handler: testHook,
   }),
   endpoint({
@@ -381,6 +284,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id/events",
     access: "user",
     params: { ...idParams, hook_id: pathParam },
+    responses: { 200: listOf(HookLog) },
     handler: listHookEvents,
   }),
   endpoint({
@@ -388,6 +292,7 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id/events/:hook_log_id/resend",
     access: "user",
     params: { ...idParams, hook_id: pathParam, hook_log_id: pathParam },
+    responses: { 201: HookResendAnswer },
     handler: resendHookEvent,
   }),
   endpoint({
@@ -395,27 +300,31 @@ export const groupHookEndpoints = [
     path: "/groups/:id/hooks/:hook_id/url_variables/:key",
     access: "user",
     params: { ...idParams, hook_id: pathParam, key: pathParam },
-    handler: setKey("url_variables"),
+    responses: { 204: null },
+    handler: setUrlVariable,
   }),
   endpoint({
     method: "DELETE",
     path: "/groups/:id/hooks/:hook_id/url_variables/:key",
     access: "user",
     params: { ...idParams, hook_id: pathParam, key: pathParam },
-    handler: unsetKey("url_variables"),
+    responses: { 204: null },
+    handler: unsetUrlVariable,
   }),
   endpoint({
     method: "PUT",
     path: "/groups/:id/hooks/:hook_id/custom_headers/:key",
     access: "user",
     params: { ...idParams, hook_id: pathParam, key: pathParam },
-    handler: setKey("custom_headers"),
+    responses: { 204: null },
+    handler: setCustomHeader,
   }),
   endpoint({
     method: "DELETE",
     path: "/groups/:id/hooks/:hook_id/custom_headers/:key",
     access: "user",
     params: { ...idParams, hook_id: pathParam, key: pathParam },
-    handler: unsetKey("custom_headers"),
+    responses: { 204: null },
+    handler: unsetCustomHeader,
   }),
 ];

@@ -2,6 +2,8 @@ import type { common } from "@canopy/protos";
 import { ldapGroupLinkEntity } from "../entities/ldap-group-link";
 import type { RouteDeps } from "./context";
 
+export type LdapLinkEntity = ReturnType<typeof ldapGroupLinkEntity>;
+
 /**
  * The group entity's `ldap_group_links` (GitLab's EE Group entity: the links, only when the group
  * has any). Asked of the ldap service only when LDAP is configured: without it GitLab has no links
@@ -13,9 +15,24 @@ export async function detailLdapLinks(
   deps: RouteDeps,
   actor: common.Actor,
   groupId: number,
-): Promise<unknown[] | undefined> {
+): Promise<LdapLinkEntity[] | undefined> {
   if (!deps.config.CANOPY_LDAP_SERVERS.length) return undefined;
   const state = await deps.ldap.getGroupSyncState({ actor, groupId });
   if (!state.links.length) return undefined;
   return state.links.map((l) => ldapGroupLinkEntity(l, deps.config.CANOPY_PLAN));
+}
+
+/**
+ * `ldap_group_links` of each group of a list page: GitLab exposes them on the Group entity, which
+ * its lists use too (ee/lib/ee/api/entities/group.rb), not only on the detail. One call per group of
+ * the page, made together, and none without LDAP (a batch call would do with one).
+ */
+export async function listLdapLinks(
+  deps: RouteDeps,
+  actor: common.Actor,
+  groupIds: number[],
+): Promise<Map<number, LdapLinkEntity[]>> {
+  if (!deps.config.CANOPY_LDAP_SERVERS.length || !groupIds.length) return new Map();
+  const links = await Promise.all(groupIds.map((id) => detailLdapLinks(deps, actor, id)));
+  return new Map(groupIds.flatMap((id, i) => (links[i] ? [[id, links[i]] as const] : [])));
 }

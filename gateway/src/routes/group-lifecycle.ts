@@ -4,6 +4,7 @@ import { sendJson } from "../http/json";
 import { param } from "../http/params";
 import { groupDetailWithProjects } from "./group-projects";
 import { groupRef } from "./groups";
+import { Accepted, GroupDetail } from "../entities/schemas";
 
 /** DELETE /groups/:id, POST /groups/:id/restore and /transfer (GitLab lib/api/groups.rb, EE too). */
 
@@ -59,6 +60,7 @@ export const groupLifecycleEndpoints = [
     access: "user",
     params: deleteGroupParams,
     handler: deleteGroup,
+    responses: { 202: Accepted },
   }),
   endpoint({
     method: "POST",
@@ -66,6 +68,7 @@ export const groupLifecycleEndpoints = [
     access: "user",
     params: restoreGroupParams,
     handler: restoreGroup,
+    responses: { 201: GroupDetail },
   }),
   endpoint({
     method: "POST",
@@ -73,5 +76,6 @@ export const groupLifecycleEndpoints = [
     access: "user",
     params: transferGroupParams,
     handler: transferGroup,
+    responses: { 201: GroupDetail },
   }),
 ];

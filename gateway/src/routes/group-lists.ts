@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { groups } from "@canopy/protos";
 import { groupEntity, type GroupShaping } from "../entities/group";
+import { listLdapLinks, type LdapLinkEntity } from "./group-ldap";
 import { endpoint, type Call } from "../http/endpoint";
 import { HttpError, paramError } from "../http/errors";
 import { sendJson } from "../http/json";
@@ -8,6 +9,7 @@ import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param } from "../http/params";
 import { rawParams } from "./context";
 import { groupRef, shapingOf } from "./groups";
+import { Group, listOf } from "../entities/schemas";
 
 /**
  * The group lists (GitLab lib/api/groups.rb): GET /groups, /groups/:id/subgroups and
@@ -70,27 +72,17 @@ function refuseDeepOffset(p: ListParams) {
     });
 }
 
-/** GitLab's Group entity with the administrator-only extras as they were asked for. */
-function listedGroup(g: groups.Group, s: GroupShaping, p: ListParams, admin: boolean) {
-  const stats = g.statistics;
+/** GitLab's Group entity (its EE `ldap_group_links` when any) with the administrator-only extras as asked. */
+function listedGroup(
+  g: groups.Group,
+  s: GroupShaping,
+  p: ListParams,
+  admin: boolean,
+  ldapLinks?: LdapLinkEntity[],
+) {
   return {
-    ...groupEntity(g, s),
+    ...groupEntity(g, s, ldapLinks),
     ...(admin && p.with_custom_attributes ? { custom_attributes: g.customAttributes } : {}),
-    ...(stats
-      ? {
-          statistics: {
-            storage_size: stats.storageSize,
-            repository_size: stats.repositorySize,
-            wiki_size: stats.wikiSize,
-            lfs_objects_size: stats.lfsObjectsSize,
-            job_artifacts_size: stats.jobArtifactsSize,
-            pipeline_artifacts_size: stats.pipelineArtifactsSize,
-            packages_size: stats.packagesSize,
-            snippets_size: stats.snippetsSize,
-            uploads_size: stats.uploadsSize,
-          },
-        }
-      : {}),
   };
 }
 
@@ -127,10 +119,15 @@ async function answerList(
       : { offset: page, itemsOnPage: res.groups.length },
   );
   const shaping = shapingOf(deps);
+  const links = await listLdapLinks(
+    deps,
+    actor,
+    res.groups.map((g) => g.id),
+  );
   sendJson(
     ctx,
     200,
-    res.groups.map((g) => listedGroup(g, shaping, p, actor.admin)),
+    res.groups.map((g) => listedGroup(g, shaping, p, actor.admin, links.get(g.id))),
   );
 }
 
@@ -155,6 +152,7 @@ export const groupListEndpoints = [
     params: listParams,
     handler: listGroups,
     cacheAnswers: true,
+    responses: { 200: listOf(Group) },
   }),
   endpoint({
     method: "GET",
@@ -163,6 +161,7 @@ export const groupListEndpoints = [
     params: parentListParams,
     handler: listSubgroups,
     cacheAnswers: true,
+    responses: { 200: listOf(Group) },
   }),
   endpoint({
     method: "GET",
@@ -171,5 +170,6 @@ export const groupListEndpoints = [
     params: parentListParams,
     handler: listDescendantGroups,
     cacheAnswers: true,
+    responses: { 200: listOf(Group) },
   }),
 ];

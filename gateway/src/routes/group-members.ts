@@ -8,6 +8,7 @@ import { pageRequest, paginate, paginationParams } from "../http/pagination";
 import { param } from "../http/params";
 import type { RouteDeps } from "./context";
 import { groupRef, userHint } from "./groups";
+import { Member, MembersAdded, listOf } from "../entities/schemas";
 
 /**
  * The group members API (GitLab lib/api/members.rb, group half). Every route needs a user (401),
@@ -78,7 +79,7 @@ const showInheritedGroupMember = (call: Call<typeof oneParams>) => one(call, ALL
  */
 export async function authUser(deps: RouteDeps, actor: common.Actor, id: number, username = "") {
   try {
-    return await deps.auth.getUser({ actor, id, username });
+    return await deps.auth.getUser({ actor, id, username, withCustomAttributes: false });
   } catch (err) {
     if (isServiceError(err) && err.code === grpcStatus.NOT_FOUND) return undefined;
     throw err;
@@ -211,6 +212,7 @@ export const groupMemberEndpoints = [
     access: "user",
     params: listParams,
     handler: listAllGroupMembers,
+    responses: { 200: listOf(Member) },
   }),
   endpoint({
     method: "GET",
@@ -218,6 +220,7 @@ export const groupMemberEndpoints = [
     access: "user",
     params: oneParams,
     handler: showInheritedGroupMember,
+    responses: { 200: Member },
   }),
   endpoint({
     method: "GET",
@@ -225,6 +228,7 @@ export const groupMemberEndpoints = [
     access: "user",
     params: directListParams,
     handler: listGroupMembers,
+    responses: { 200: listOf(Member) },
   }),
   endpoint({
     method: "GET",
@@ -232,6 +236,7 @@ export const groupMemberEndpoints = [
     access: "user",
     params: oneParams,
     handler: showGroupMember,
+    responses: { 200: Member },
   }),
   endpoint({
     method: "POST",
@@ -240,6 +245,7 @@ export const groupMemberEndpoints = [
     params: addParams,
     validate: oneUserRule,
     handler: addGroupMember,
+    responses: { 201: z.union([Member, MembersAdded]) },
   }),
   endpoint({
     method: "PUT",
@@ -247,6 +253,7 @@ export const groupMemberEndpoints = [
     access: "user",
     params: updateParams,
     handler: updateGroupMember,
+    responses: { 200: Member },
   }),
   endpoint({
     method: "DELETE",
@@ -254,5 +261,6 @@ export const groupMemberEndpoints = [
     access: "user",
     params: removeParams,
     handler: removeGroupMember,
+    responses: { 204: null },
   }),
 ];

@@ -11,6 +11,8 @@ import { detailLdapLinks } from "./group-ldap";
 import { customAttributesOf } from "./group-lists";
 import { groupRef, shapingOf } from "./groups";
 import { projectRef, projectShaping, withAttributes } from "./projects";
+import { z } from "zod";
+import { BasicProject, GroupDetail, Project, listOf } from "../entities/schemas";
 
 /**
  * The projects of a group as the Groups API shows them (GitLab lib/api/groups.rb): the group's project
@@ -169,6 +171,7 @@ export const groupProjectEndpoints = [
     handler: (call: Call<typeof listParams>) =>
       answerList(call as unknown as Call<typeof sharedListParams>, false),
     cacheAnswers: true,
+    responses: { 200: z.union([listOf(Project), listOf(BasicProject)]) },
   }),
   endpoint({
     method: "GET",
@@ -177,6 +180,7 @@ export const groupProjectEndpoints = [
     params: sharedListParams,
     handler: (call: Call<typeof sharedListParams>) => answerList(call, true),
     cacheAnswers: true,
+    responses: { 200: z.union([listOf(Project), listOf(BasicProject)]) },
   }),
   endpoint({
     method: "POST",
@@ -184,5 +188,6 @@ export const groupProjectEndpoints = [
     access: "admin",
     params: transferParams,
     handler: transferProject,
+    responses: { 201: GroupDetail },
   }),
 ];

@@ -6,6 +6,7 @@ import { sendJson } from "../http/json";
 import { param, parseParams } from "../http/params";
 import { rawParams } from "./context";
 import { groupRef } from "./groups";
+import { GroupPushRule } from "../entities/schemas";
 
 /**
  * Group push rules (GitLab ee/lib/api/group_push_rule.rb), premium and up. GitLab runs its access
@@ -125,6 +126,7 @@ export const groupPushRuleEndpoints = [
     access: "user",
     params: idParams,
     handler: showPushRule,
+    responses: { 200: GroupPushRule },
   }),
   endpoint({
     method: "POST",
@@ -132,6 +134,7 @@ export const groupPushRuleEndpoints = [
     access: "user",
     params: idParams,
     handler: createPushRule,
+    responses: { 201: GroupPushRule },
   }),
   endpoint({
     method: "PUT",
@@ -139,6 +142,7 @@ export const groupPushRuleEndpoints = [
     access: "user",
     params: idParams,
     handler: updatePushRule,
+    responses: { 200: GroupPushRule },
   }),
   endpoint({
     method: "DELETE",
@@ -146,5 +150,6 @@ export const groupPushRuleEndpoints = [
     access: "user",
     params: idParams,
     handler: deletePushRule,
+    responses: { 204: null },
   }),
 ];

@@ -4,6 +4,7 @@ import { sendJson } from "../http/json";
 import { param } from "../http/params";
 import { groupDetailWithProjects } from "./group-projects";
 import { groupRef } from "./groups";
+import { GroupDetail } from "../entities/schemas";
 
 /** Group sharing (GitLab lib/api/groups.rb `share`, reference §4.13–4.14). */
 
@@ -47,6 +48,7 @@ export const groupSharingEndpoints = [
     access: "user",
     params: shareParams,
     handler: shareGroup,
+    responses: { 201: GroupDetail },
   }),
   endpoint({
     method: "DELETE",
@@ -54,5 +56,6 @@ export const groupSharingEndpoints = [
     access: "user",
     params: unshareParams,
     handler: unshareGroup,
+    responses: { 204: null },
   }),
 ];

@@ -4,6 +4,7 @@ import { sendJson } from "../http/json";
 import { param } from "../http/params";
 import { avatarUpload } from "./avatar-upload";
 import { groupAttributeParams, groupRef, toGroupAttributes } from "./groups";
+import { GroupDetail } from "../entities/schemas";
 
 /** PUT /groups/:id and the group's avatar as a file (GitLab lib/api/groups.rb, reference §4.4, §4.15). */
 
@@ -60,6 +61,7 @@ export const groupUpdateEndpoints = [
     access: "user",
     params: updateGroupParams,
     handler: updateGroup,
+    responses: { 200: GroupDetail },
   }),
   endpoint({
     method: "GET",
@@ -67,5 +69,6 @@ export const groupUpdateEndpoints = [
     access: "anonymous",
     params: avatarParams,
     handler: downloadAvatar,
+    responses: { 200: "file" },
   }),
 ];

@@ -1,5 +1,6 @@
 import { auth, type events, type groups } from "@canopy/protos";
 import { groupDetailEntity, type GroupShaping } from "../entities/group";
+import { userStateName } from "../entities/user";
 import { endpoint, type Call } from "../http/endpoint";
 import { notFoundError } from "../http/errors";
 import { sendJson } from "../http/json";
@@ -8,6 +9,7 @@ import type { RouteDeps } from "./context";
 import { avatarUpload } from "./avatar-upload";
 import { detailLdapLinks } from "./group-ldap";
 import { detailProjects } from "./group-projects";
+import { GroupDetail } from "../entities/schemas";
 
 /** The Groups API's own group routes (GitLab lib/api/groups.rb); lists live in group-lists.ts. */
 
@@ -25,13 +27,14 @@ export const userHint = (u: auth.User | undefined): events.UserSnapshot | undefi
     userId: u.id,
     username: u.username,
     name: u.name,
-    state: u.state === auth.UserState.USER_STATE_BLOCKED ? "blocked" : "active",
+    state: userStateName(u.state),
     admin: u.admin,
     external: u.external,
     canCreateGroup: u.canCreateGroup,
     avatarUrl: "",
     email: u.email,
     identities: [],
+    publicEmail: u.publicEmail,
   };
 
 /** Attributes POST /groups and PUT /groups/:id share (reference §4.3, §4.4). */
@@ -140,6 +143,7 @@ export const groupEndpoints = [
     params: showGroupParams,
     handler: showGroup,
     cacheAnswers: true,
+    responses: { 200: GroupDetail },
   }),
   endpoint({
     method: "POST",
@@ -147,5 +151,6 @@ export const groupEndpoints = [
     access: "user",
     params: createGroupParams,
     handler: createGroup,
+    responses: { 201: GroupDetail },
   }),
 ];

@@ -5,6 +5,7 @@ import { endpoint, type Call } from "../http/endpoint";
 import { sendJson } from "../http/json";
 import { param } from "../http/params";
 import { groupRef } from "./groups";
+import { LdapGroup, LdapGroupLink, listOf } from "../entities/schemas";
 
 /**
  * LDAP group links, group sync and directory group search (GitLab ee/lib/api/ldap_group_links.rb,
@@ -159,6 +160,7 @@ export const ldapEndpoints = [
     access: "user",
     params: linksParams,
     handler: listLinks,
+    responses: { 200: listOf(LdapGroupLink) },
   }),
   endpoint({
     method: "POST",
@@ -167,6 +169,7 @@ export const ldapEndpoints = [
     params: createParams,
     validate: (p) => linkRules(p, true),
     handler: createLink,
+    responses: { 201: LdapGroupLink },
   }),
   endpoint({
     method: "DELETE",
@@ -174,6 +177,7 @@ export const ldapEndpoints = [
     access: "user",
     params: deleteByCnParams,
     handler: deleteLinkByCn,
+    responses: { 204: null },
   }),
   endpoint({
     method: "DELETE",
@@ -181,6 +185,7 @@ export const ldapEndpoints = [
     access: "user",
     params: deleteByProviderCnParams,
     handler: deleteLinkByProviderCn,
+    responses: { 204: null },
   }),
   endpoint({
     method: "DELETE",
@@ -189,6 +194,7 @@ export const ldapEndpoints = [
     params: deleteParams,
     validate: (p) => linkRules(p, false),
     handler: deleteLink,
+    responses: { 204: null },
   }),
   endpoint({
     method: "POST",
@@ -196,6 +202,7 @@ export const ldapEndpoints = [
     access: "user",
     params: syncParams,
     handler: syncGroup,
+    responses: { 202: z.literal(202) },
   }),
   endpoint({
     method: "GET",
@@ -203,6 +210,7 @@ export const ldapEndpoints = [
     access: "user",
     params: searchParams,
     handler: searchFirstServer,
+    responses: { 200: listOf(LdapGroup) },
   }),
   endpoint({
     method: "GET",
@@ -210,5 +218,6 @@ export const ldapEndpoints = [
     access: "user",
     params: providerSearchParams,
     handler: searchProvider,
+    responses: { 200: listOf(LdapGroup) },
   }),
 ];

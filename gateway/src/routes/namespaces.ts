@@ -4,6 +4,7 @@ import { sendJson } from "../http/json";
 import { pageRequest, paginate, paginationParams } from "../http/pagination";
 import { param } from "../http/params";
 import { groupRef, shapingOf } from "./groups";
+import { Namespace, listOf } from "../entities/schemas";
 
 /**
  * The Namespaces API (GitLab lib/api/namespaces.rb): signed-in callers only. Clients use it to find
@@ -50,6 +51,7 @@ export const namespaceEndpoints = [
     access: "user",
     params: listNamespacesParams,
     handler: listNamespaces,
+    responses: { 200: listOf(Namespace) },
   }),
   endpoint({
     method: "GET",
@@ -57,5 +59,6 @@ export const namespaceEndpoints = [
     access: "user",
     params: showNamespaceParams,
     handler: showNamespace,
+    responses: { 200: Namespace },
   }),
 ];

@@ -6,6 +6,8 @@ import { unauthorizedError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { pageRequest, paginate, paginationParams } from "../http/pagination";
 import { param } from "../http/params";
+import { EVERY_TOKEN_SCOPE, READ_USER } from "../http/scopes";
+import { PersonalAccessToken, PersonalAccessTokenWithToken, listOf } from "../entities/schemas";
 
 /** The Personal Access Tokens API (GitLab lib/api/personal_access_tokens.rb, users.rb for creation). */
 
@@ -98,13 +100,16 @@ export const personalAccessTokenEndpoints = [
     access: "user",
     params: listTokensParams,
     handler: listPersonalAccessTokens,
+    responses: { 200: listOf(PersonalAccessToken) },
   }),
   endpoint({
     method: "GET",
     path: "/personal_access_tokens/self",
     access: "user",
+    scopes: EVERY_TOKEN_SCOPE,
     params: noParams,
     handler: showSelfToken,
+    responses: { 200: PersonalAccessToken },
   }),
   endpoint({
     method: "GET",
@@ -112,13 +117,16 @@ export const personalAccessTokenEndpoints = [
     access: "user",
     params: tokenIdParams,
     handler: showPersonalAccessToken,
+    responses: { 200: PersonalAccessToken },
   }),
   endpoint({
     method: "DELETE",
     path: "/personal_access_tokens/self",
     access: "user",
+    scopes: EVERY_TOKEN_SCOPE,
     params: noParams,
     handler: revokeSelfToken,
+    responses: { 204: null },
   }),
   endpoint({
     method: "DELETE",
@@ -126,12 +134,16 @@ export const personalAccessTokenEndpoints = [
     access: "user",
     params: tokenIdParams,
     handler: revokePersonalAccessToken,
+    responses: { 204: null },
   }),
   endpoint({
     method: "POST",
     path: "/users/:user_id/personal_access_tokens",
     access: "admin",
+    // Served by GitLab's Users class (lib/api/users.rb), whose read_user a refused token is told of.
+    scopes: READ_USER,
     params: createTokenParams,
     handler: createPersonalAccessToken,
+    responses: { 201: PersonalAccessTokenWithToken },
   }),
 ];

@@ -14,6 +14,8 @@ import {
 } from "./group-members";
 import { userHint } from "./groups";
 import { projectRef } from "./projects";
+import { z } from "zod";
+import { Member, MembersAdded, listOf } from "../entities/schemas";
 
 /**
  * The project members API (GitLab lib/api/members.rb, project half). Every route needs a user
@@ -159,6 +161,7 @@ export const projectMemberEndpoints = [
     access: "user",
     params: listParams,
     handler: (call: Call<typeof listParams>) => list(call, ALL),
+    responses: { 200: listOf(Member) },
   }),
   endpoint({
     method: "GET",
@@ -166,6 +169,7 @@ export const projectMemberEndpoints = [
     access: "user",
     params: oneParams,
     handler: (call: Call<typeof oneParams>) => one(call, ALL),
+    responses: { 200: Member },
   }),
   endpoint({
     method: "GET",
@@ -173,6 +177,7 @@ export const projectMemberEndpoints = [
     access: "user",
     params: directListParams,
     handler: (call: Call<typeof directListParams>) => list(call, DIRECT, call.params.skip_users ?? []),
+    responses: { 200: listOf(Member) },
   }),
   endpoint({
     method: "GET",
@@ -180,6 +185,7 @@ export const projectMemberEndpoints = [
     access: "user",
     params: oneParams,
     handler: (call: Call<typeof oneParams>) => one(call, DIRECT),
+    responses: { 200: Member },
   }),
   endpoint({
     method: "POST",
@@ -188,6 +194,7 @@ export const projectMemberEndpoints = [
     params: addParams,
     validate: oneUserRule,
     handler: addProjectMember,
+    responses: { 201: z.union([Member, MembersAdded]) },
   }),
   endpoint({
     method: "PUT",
@@ -195,6 +202,7 @@ export const projectMemberEndpoints = [
     access: "user",
     params: updateParams,
     handler: updateProjectMember,
+    responses: { 200: Member },
   }),
   endpoint({
     method: "DELETE",
@@ -202,5 +210,6 @@ export const projectMemberEndpoints = [
     access: "user",
     params: removeParams,
     handler: removeProjectMember,
+    responses: { 204: null },
   }),
 ];

@@ -4,6 +4,7 @@ import { sendJson } from "../http/json";
 import { param } from "../http/params";
 import { unmodifiedSince } from "./group-members";
 import { projectRef } from "./projects";
+import { ProjectGroupLink } from "../entities/schemas";
 
 /** Sharing a project with a group (GitLab lib/api/projects.rb `share`). */
 
@@ -57,6 +58,7 @@ export const projectSharingEndpoints = [
     access: "user",
     params: shareParams,
     handler: shareProject,
+    responses: { 201: ProjectGroupLink },
   }),
   endpoint({
     method: "DELETE",
@@ -64,5 +66,6 @@ export const projectSharingEndpoints = [
     access: "user",
     params: unshareParams,
     handler: unshareProject,
+    responses: { 204: null },
   }),
 ];

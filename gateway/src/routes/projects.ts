@@ -15,6 +15,8 @@ import { rawParams, type RouteDeps } from "./context";
 import { customAttributesOf } from "./group-lists";
 import { userHint } from "./groups";
 import { projectAttributeParams, toProjectAttributes } from "./project-params";
+import { z } from "zod";
+import { Accepted, BasicProject, Project, ProjectWithAccess, listOf } from "../entities/schemas";
 
 /**
  * The Projects API core (GitLab lib/api/projects.rb): create, read, update, delete, the project
@@ -205,6 +207,10 @@ async function answerList(
 
 const listProjects = (call: Call<typeof listParams>) => answerList(call);
 
+/** GET /search?scope=projects: the projects the caller may see matching `search`, as BasicProjectDetails. */
+export const searchProjects = (call: Call<typeof listParams>) =>
+  answerList({ ...call, params: { ...call.params, simple: true } });
+
 /** GET /users/:user_id/projects: `user_id` is an id or a username (GitLab's find_user). */
 async function listUserProjects(call: Call<typeof userListParams>) {
   const u = call.params.user_id;
@@ -222,6 +228,7 @@ export const projectEndpoints = [
     params: listParams,
     handler: listProjects,
     cacheAnswers: true,
+    responses: { 200: z.union([listOf(Project), listOf(BasicProject)]) },
   }),
   endpoint({
     method: "POST",
@@ -234,6 +241,7 @@ export const projectEndpoints = [
         "name, path are missing, at least one parameter must be provided",
     ],
     handler: createProject,
+    responses: { 201: ProjectWithAccess },
   }),
   endpoint({
     method: "GET",
@@ -242,6 +250,7 @@ export const projectEndpoints = [
     params: showParams,
     handler: showProject,
     cacheAnswers: true,
+    responses: { 200: ProjectWithAccess },
   }),
   endpoint({
     method: "PUT",
@@ -249,6 +258,7 @@ export const projectEndpoints = [
     access: "user",
     params: updateParams,
     handler: updateProject,
+    responses: { 200: ProjectWithAccess },
   }),
   endpoint({
     method: "DELETE",
@@ -256,6 +266,7 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: deleteProject,
+    responses: { 202: Accepted },
   }),
   endpoint({
     method: "POST",
@@ -263,6 +274,7 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: (call: Call<typeof idParams>) => star(call, true),
+    responses: { 201: Project, 304: null },
   }),
   endpoint({
     method: "POST",
@@ -270,6 +282,7 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: (call: Call<typeof idParams>) => star(call, false),
+    responses: { 201: Project, 304: null },
   }),
   endpoint({
     method: "POST",
@@ -277,6 +290,7 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: (call: Call<typeof idParams>) => archive(call, true),
+    responses: { 201: Project },
   }),
   endpoint({
     method: "POST",
@@ -284,6 +298,7 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: (call: Call<typeof idParams>) => archive(call, false),
+    responses: { 201: Project },
   }),
   endpoint({
     method: "POST",
@@ -291,6 +306,7 @@ export const projectEndpoints = [
     access: "user",
     params: idParams,
     handler: restoreProject,
+    responses: { 201: Project },
   }),
   endpoint({
     method: "GET",
@@ -299,5 +315,6 @@ export const projectEndpoints = [
     params: userListParams,
     handler: listUserProjects,
     cacheAnswers: true,
+    responses: { 200: z.union([listOf(Project), listOf(BasicProject)]) },
   }),
 ];

@@ -7,8 +7,14 @@ import type { RouteDeps } from "./context";
 import { sendJson, sendJsonText } from "../http/json";
 import { pageRequest, paginate, paginationParams } from "../http/pagination";
 import { param } from "../http/params";
+import { READ_USER } from "../http/scopes";
+import { z } from "zod";
+import { User, UserBasic, UserPublic, UserWithAdmin, listOf } from "../entities/schemas";
+import { customAttributesOf } from "./group-lists";
+import { rawParams } from "./context";
+import { avatarFile } from "./user-avatar";
 
-/** The Users API (GitLab lib/api/users.rb). */
+/** The Users API (GitLab lib/api/users.rb); its state actions (block, ban, ...) are in user-state.ts. */
 
 /**
  * Attributes POST and PUT /users accept, with their types. Not `two_factor_enabled`: GitLab does not
@@ -37,6 +43,8 @@ const userAttributeParams = {
   // An identity (GitLab: e.g. provider "ldapmain", extern_uid the person's DN).
   provider: param.string(255).optional(),
   extern_uid: param.string(2048).optional(),
+  // A file (multipart); checked by its bytes in the auth service (user-avatar.ts).
+  avatar: param.file().optional(),
 };
 type UserAttributeParams = Call<typeof userAttributeParams>["params"];
 
@@ -69,14 +77,28 @@ const noParams = {};
 
 async function showCurrentUser({ actor, user: cached, ctx, deps }: Call<typeof noParams>) {
   const url = deps.config.CANOPY_EXTERNAL_URL;
-  const u = cached ?? (await deps.auth.getUser({ actor, id: actor.userId, username: "" }));
-  const render = () => JSON.stringify(actor.admin ? userWithAdmin(u, url) : userPublic(u, url));
+  const u =
+    cached ??
+    (await deps.auth.getUser({ actor, id: actor.userId, username: "", withCustomAttributes: false }));
+  const render = () =>
+    JSON.stringify(actor.admin ? userWithAdmin(u, url, deps.config.CANOPY_PLAN) : userPublic(u, url));
   // The cached user object lives as long as its authentication answer; so does its rendering.
   const body = cached
     ? (renderedSelf.get(cached) ?? renderedSelf.set(cached, render()).get(cached)!)
     : render();
   sendJsonText(ctx, 200, body);
 }
+
+/** The entity with `custom_attributes`, when an administrator asked for them (ignored for others, as GitLab). */
+const withAttributes = <T extends object>(
+  actor: common.Actor,
+  asked: boolean | undefined,
+  u: auth.User,
+  entity: T,
+) =>
+  asked && actor.admin
+    ? { ...entity, custom_attributes: u.customAttributes.map(({ key, value }) => ({ key, value })) }
+    : entity;
 
 const listUsersParams = {
   ...paginationParams,
@@ -86,6 +108,7 @@ const listUsersParams = {
   blocked: param.boolean().optional(),
   extern_uid: param.string(2048).optional(),
   provider: param.string(255).optional(),
+  with_custom_attributes: param.boolean().optional(),
 };
 
 /** Grape's `all_or_none_of :extern_uid, :provider`. */
@@ -100,25 +123,48 @@ async function listUsers({ params: p, actor, ctx, deps }: Call<typeof listUsersP
     actor,
     search: p.search ?? "",
     username: p.username ?? "",
-    state: p.blocked ? "blocked" : p.active ? "active" : "",
+    // Each filter narrows the list (GitLab's UsersFinder): both together match nobody.
+    state: [p.active && "active", p.blocked && "blocked"].filter(Boolean).join(","),
     page: pageRequest(p),
     externUid: p.extern_uid ?? "",
     provider: p.provider ?? "",
+    customAttributes: customAttributesOf(rawParams(ctx)),
+    withCustomAttributes: Boolean(p.with_custom_attributes),
+    // GitLab drops order_by and sort for others, leaving User.search's order; admins get id desc.
+    searchOrder: !actor.admin,
   });
   paginate(ctx, url, { offset: res.page!, itemsOnPage: res.users.length });
   sendJson(
     ctx,
     200,
-    res.users.map((u) => (actor.admin ? userWithAdmin(u, url) : userBasic(u, url))),
+    res.users.map((u) =>
+      withAttributes(
+        actor,
+        p.with_custom_attributes,
+        u,
+        actor.admin ? userWithAdmin(u, url, deps.config.CANOPY_PLAN) : userBasic(u, url),
+      ),
+    ),
   );
 }
 
 const userIdParams = { id: param.id() };
+const showUserParams = { ...userIdParams, with_custom_attributes: param.boolean().optional() };
 
-async function showUser({ params, actor, ctx, deps }: Call<typeof userIdParams>) {
+async function showUser({ params, actor, ctx, deps }: Call<typeof showUserParams>) {
   const url = deps.config.CANOPY_EXTERNAL_URL;
-  const u = await deps.auth.getUser({ actor, id: params.id, username: "" });
-  sendJson(ctx, 200, actor.admin ? userWithAdmin(u, url) : user(u, url));
+  const asked = Boolean(params.with_custom_attributes);
+  const u = await deps.auth.getUser({ actor, id: params.id, username: "", withCustomAttributes: asked });
+  sendJson(
+    ctx,
+    200,
+    withAttributes(
+      actor,
+      asked,
+      u,
+      actor.admin ? userWithAdmin(u, url, deps.config.CANOPY_PLAN) : user(u, url),
+    ),
+  );
 }
 
 /** In the order GitLab declares them: email, at_least_one_of(password, ...), name, username. */
@@ -152,30 +198,33 @@ async function refuseGroupPath(deps: RouteDeps, actor: common.Actor, username: s
 
 async function createUser({ params, actor, ctx, deps }: Call<typeof userAttributeParams>) {
   await refuseGroupPath(deps, actor, params.username);
-  const u = await deps.auth.createUser({ actor, attributes: toAttributes(params) });
-  sendJson(ctx, 201, userWithAdmin(u, deps.config.CANOPY_EXTERNAL_URL));
+  const u = await deps.auth.createUser({
+    actor,
+    attributes: toAttributes(params),
+    avatar: avatarFile(params.avatar),
+  });
+  sendJson(ctx, 201, userWithAdmin(u, deps.config.CANOPY_EXTERNAL_URL, deps.config.CANOPY_PLAN));
 }
 
 const updateUserParams = { ...userIdParams, ...userAttributeParams };
 
 async function updateUser({ params, actor, ctx, deps }: Call<typeof updateUserParams>) {
   await refuseGroupPath(deps, actor, params.username);
-  const u = await deps.auth.updateUser({ actor, id: params.id, attributes: toAttributes(params) });
+  const u = await deps.auth.updateUser({
+    actor,
+    id: params.id,
+    attributes: toAttributes(params),
+    avatar: avatarFile(params.avatar),
+  });
   // As for a revoked token: drop our own copies now rather than when the event arrives.
   await deps.cache.dropUser(params.id);
-  sendJson(ctx, 200, userWithAdmin(u, deps.config.CANOPY_EXTERNAL_URL));
+  sendJson(ctx, 200, userWithAdmin(u, deps.config.CANOPY_EXTERNAL_URL, deps.config.CANOPY_PLAN));
 }
 
 async function deleteUser({ params, actor, ctx, deps }: Call<typeof userIdParams>) {
   await deps.auth.deleteUser({ actor, id: params.id });
   await deps.cache.dropUser(params.id);
   ctx.status = 204;
-}
-
-async function setUserState({ params, actor, ctx, deps }: Call<typeof userIdParams>, state: auth.UserState) {
-  await deps.auth.setUserState({ actor, id: params.id, state });
-  await deps.cache.dropUser(params.id);
-  sendJson(ctx, 201, true);
 }
 
 /**
@@ -198,83 +247,79 @@ async function deleteIdentity({ params, actor, ctx, deps }: Call<typeof identity
   ctx.status = 204;
 }
 
-const blockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_BLOCKED);
-const unblockUser = (call: Call<typeof userIdParams>) => setUserState(call, auth.UserState.USER_STATE_ACTIVE);
-
 export const userEndpoints = [
   endpoint({
     method: "GET",
     path: "/user",
     access: "user",
-    scopes: ["read_user"],
+    scopes: READ_USER,
     params: noParams,
     handler: showCurrentUser,
+    responses: { 200: z.union([UserPublic, UserWithAdmin]) },
   }),
   endpoint({
     method: "GET",
     path: "/users",
     access: "anonymous",
-    scopes: ["read_user"],
+    scopes: READ_USER,
     params: listUsersParams,
     validate: identityFilterComplete,
     handler: listUsers,
+    responses: { 200: z.union([listOf(UserBasic), listOf(UserWithAdmin)]) },
   }),
   endpoint({
     method: "GET",
     path: "/users/:id",
     access: "anonymous",
-    scopes: ["read_user"],
-    params: userIdParams,
+    scopes: READ_USER,
+    params: showUserParams,
     handler: showUser,
+    responses: { 200: z.union([User, UserWithAdmin]) },
   }),
   endpoint({
     method: "POST",
     path: "/users",
     access: "admin",
+    scopes: READ_USER,
     params: userAttributeParams,
     validate: requiredToCreate,
     handler: createUser,
+    responses: { 201: UserWithAdmin },
   }),
   endpoint({
     method: "PUT",
     path: "/users/:id",
     access: "admin",
+    scopes: READ_USER,
     params: updateUserParams,
     handler: updateUser,
+    responses: { 200: UserWithAdmin },
   }),
   endpoint({
     method: "DELETE",
     path: "/users/:id",
     access: "admin",
+    scopes: READ_USER,
     params: userIdParams,
     handler: deleteUser,
+    responses: { 204: null },
   }),
   endpoint({
     method: "DELETE",
     path: "/users/:id/identities/:provider",
     access: "admin",
+    scopes: READ_USER,
     params: identityParams,
     handler: deleteIdentity,
-  }),
-  endpoint({
-    method: "POST",
-    path: "/users/:id/block",
-    access: "admin",
-    params: userIdParams,
-    handler: blockUser,
-  }),
-  endpoint({
-    method: "POST",
-    path: "/users/:id/unblock",
-    access: "admin",
-    params: userIdParams,
-    handler: unblockUser,
+    responses: { 204: null },
   }),
   endpoint({
     method: "PATCH",
     path: "/users/:id/disable_two_factor",
     access: "admin",
+    scopes: READ_USER,
     params: userIdParams,
     handler: disableTwoFactor,
+    responses: { 204: null },
   }),
 ];

@@ -1,6 +1,8 @@
 import { GITLAB_VERSION } from "@canopy/kit";
 import { endpoint, type Call } from "../http/endpoint";
 import { sendJson } from "../http/json";
+import { READ_USER } from "../http/scopes";
+import { Version } from "../entities/schemas";
 
 /** The Version API (GitLab lib/api/version.rb). */
 
@@ -20,8 +22,9 @@ export const versionEndpoints = [
     method: "GET",
     path: "/version",
     access: "user",
-    scopes: ["read_user"],
+    scopes: READ_USER,
     params: noParams,
     handler: showVersion,
+    responses: { 200: Version },
   }),
 ];

@@ -43,7 +43,7 @@ export async function currentUser(ctx: Context, deps: WebDeps): Promise<WebUser 
   if (session?.data.userId) {
     const self = sessionActor({ id: session.data.userId, username: "", admin: false, external: false });
     const user = await deps.auth
-      .getUser({ actor: self, id: session.data.userId, username: "" })
+      .getUser({ actor: self, id: session.data.userId, username: "", withCustomAttributes: false })
       .catch((err) => {
         if (isServiceError(err) && err.code === status.NOT_FOUND) return undefined;
         throw err;

@@ -13,6 +13,7 @@ import { authorizeRoutes } from "./routes/authorize";
 import { signInRoutes } from "./routes/sign-in";
 import { twoFactorRoutes } from "./routes/two-factor";
 import { groupAvatarRoutes } from "./routes/group-avatars";
+import { userAvatarRoutes } from "./routes/user-avatars";
 import { SessionStore } from "./session";
 
 // A line under the heading for the errors a person can do something about.
@@ -78,5 +79,6 @@ export function webRoutes(deps: RouteDeps & { log: Logger }) {
   authorizeRoutes(router, web);
   twoFactorRoutes(router, web);
   groupAvatarRoutes(router, web);
+  userAvatarRoutes(router, web);
   return router.routes();
 }

@@ -113,14 +113,23 @@ export class SessionStore {
     return parts.join("; ");
   }
 
+  /**
+   * A session lives only in Redis: without it no page can know who is signed in or check a form's
+   * CSRF token, so pages answer 503 at once, as the API does for a dependency that is down (the
+   * client refuses commands while its connection is lost; kit/redis.ts).
+   */
   private async redisCall<T>(call: () => Promise<T>): Promise<T> {
     try {
       return await call();
     } catch {
-      throw new HttpError(503, "The session store is not answering. Please try again in a moment.");
+      throw sessionStoreDown();
     }
   }
 }
+
+/** GitLab's shape for a dependency that is down, naming which one. */
+const sessionStoreDown = () =>
+  new HttpError(503, { message: "503 Service Unavailable - the session store (Redis) is not answering" });
 
 const keyOf = (prefix: string, id: string) =>
   `${prefix}session:${createHash("sha256").update(id).digest("hex")}`;

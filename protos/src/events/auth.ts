@@ -58,6 +58,7 @@ export function userSnapshotOf(e: events.UserCreated | events.UserUpdated): even
       canCreateGroup: true,
       avatarUrl: "",
       email: "",
+      publicEmail: "",
       identities: [],
     }
   );

@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { withAdvisoryLock, withTransaction } from "@canopy/kit";
 import { recordUserCreated } from "./commands/user-events";
 import { hashPassword } from "./domain/passwords";
-import { tokenDigest } from "./domain/tokens";
+import { tokenDigests } from "./domain/tokens";
 import type { Deps } from "./deps";
-import { insertRootToken } from "./store/tokens";
+import { insertRootToken, moveRootTokenDigest } from "./store/tokens";
 import { findUserByUsername, insertUser } from "./store/users";
 
 export const ROOT_TOKEN_NAME = "canopy-root-token";
@@ -38,8 +38,10 @@ export async function bootstrap(deps: Deps, options: { rootPassword?: string; ro
       deps.log.info({ user_id: root.id }, "created administrator root");
     }
     if (options.rootToken) {
-      const digest = tokenDigest(deps.tokenKey, options.rootToken);
-      if (await insertRootToken(deps.pool, { userId: root.id, name: ROOT_TOKEN_NAME, digest }))
+      const [digest, previous] = tokenDigests(deps, options.rootToken);
+      // After a key rotation the token is already there, under the previous key's digest.
+      if (previous) await moveRootTokenDigest(deps.pool, previous, digest!);
+      if (await insertRootToken(deps.pool, { userId: root.id, name: ROOT_TOKEN_NAME, digest: digest! }))
         deps.log.info("created root's token from CANOPY_ROOT_TOKEN");
     }
   });

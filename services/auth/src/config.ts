@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { baseConfigSchema, ldapServersSetting, loadConfig, settingsBucketConfig } from "@canopy/kit";
+import {
+  baseConfigSchema,
+  instanceKeyConfig,
+  ldapServersSetting,
+  loadConfig,
+  settingsBucketConfig,
+} from "@canopy/kit";
 
 const flag = (fallback: boolean) =>
   z
@@ -41,6 +47,8 @@ const oauthSettings = {
 
 export const authConfigSchema = baseConfigSchema.extend({
   CANOPY_AUTH_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50051),
+  /** GitLab's `impersonation_enabled`: impersonation tokens act as their user; off, they are refused [true]. */
+  CANOPY_IMPERSONATION_ENABLED: flag(true),
   /** Password of the bootstrap admin `root`; generated and logged once when unset. */
   CANOPY_ROOT_PASSWORD: z.string().min(8).max(128).optional(),
   /** When set, root owns a personal access token with exactly this value (scopes api, sudo). */
@@ -51,8 +59,8 @@ export const authConfigSchema = baseConfigSchema.extend({
       "must be glpat- followed by 20 to 249 letters, digits, '_' or '-'",
     )
     .optional(),
-  /** Key for hashing tokens. When unset, one is generated on first start and kept in the database. */
-  CANOPY_SECRET_KEY: z.string().min(32).optional(),
+  /** The instance key (and the one being rotated away from). Unset: generated once, kept in the database. */
+  ...instanceKeyConfig,
   /** Issuer of ID tokens and base of redirects: the public URL of the gateway. */
   CANOPY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
   ...oauthSettings,

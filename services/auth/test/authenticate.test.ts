@@ -123,6 +123,7 @@ describe("Authenticate: refusals", () => {
       user: undefined,
       applicationUid: "",
       tokenCreatedAt: undefined,
+      impersonation: false,
     });
   });
 
@@ -155,6 +156,7 @@ describe("Authenticate: refusals", () => {
       user: undefined,
       applicationUid: "",
       tokenCreatedAt: undefined,
+      impersonation: false,
     });
   });
 
@@ -172,9 +174,11 @@ describe("Authenticate: refusals", () => {
       refusal: auth.Refusal.REFUSAL_USER_BLOCKED,
       actor: undefined,
       validUntil: undefined,
-      user: undefined,
+      // The owner comes with the refusal: the gateway says why in GitLab's words (blocked, deactivated, ...).
+      user: expect.objectContaining({ id: user.id, state: auth.UserState.USER_STATE_BLOCKED }),
       applicationUid: "",
       tokenCreatedAt: undefined,
+      impersonation: false,
     });
     await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_ACTIVE });
     expect(await refusalOf(secret)).toBe(auth.Refusal.REFUSAL_UNSPECIFIED);

@@ -74,6 +74,7 @@ describe("a created token", () => {
       active: true,
       createdAt: expect.any(Date),
       lastUsedAt: undefined,
+      impersonation: false,
     });
     const { actor } = await h.rpc.authenticate({ token: created.secret });
     expect(actor).toMatchObject({ userId: user.id, tokenId: created.token!.id, scopes: ["read_api", "api"] });

@@ -56,7 +56,7 @@ async function recordedUpdates(): Promise<Recorded[]> {
 async function storedSnapshots(): Promise<events.UserSnapshot[]> {
   const { rows } = await db.query<events.UserSnapshot>(
     `SELECT id AS "userId", username, name, state, admin, external, can_create_group AS "canCreateGroup",
-            '' AS "avatarUrl", email
+            '' AS "avatarUrl", email, coalesce(public_email, '') AS "publicEmail"
        FROM users ORDER BY id`,
   );
   // Nobody here has an identity.

@@ -21,7 +21,7 @@ afterAll(async () => {
 async function storedSnapshot(id: number): Promise<events.UserSnapshot> {
   const { rows } = await h.db.query<events.UserSnapshot>(
     `SELECT id AS "userId", username, name, state, admin, external, can_create_group AS "canCreateGroup",
-            '' AS "avatarUrl", email,
+            '' AS "avatarUrl", email, coalesce(public_email, '') AS "publicEmail",
             coalesce((SELECT json_agg(json_build_object('provider', provider, 'externUid', extern_uid) ORDER BY provider)
                         FROM auth.identities WHERE user_id = users.id), '[]') AS identities
        FROM auth.users WHERE id = $1`,
@@ -53,6 +53,7 @@ describe("UserCreated", () => {
       avatarUrl: "",
       email: attributes.email,
       identities: [],
+      publicEmail: "",
     });
     expect(payload.user).toEqual(await storedSnapshot(user.id));
   });
@@ -77,6 +78,7 @@ describe("UserUpdated", () => {
     ["external", () => ({ external: true }), { external: true }],
     ["can_create_group", () => ({ canCreateGroup: false }), { canCreateGroup: false }],
     ["email", (u) => ({ email: `${u}@example.org` }), {}],
+    ["public_email", () => ({ publicEmail: "shown@example.org" }), { publicEmail: "shown@example.org" }],
   ])("is recorded with the committed snapshot when %s changes", async (_field, change, expected) => {
     const user = await createUser(h);
     const attributes = change(user.username);
@@ -104,6 +106,7 @@ describe("UserUpdated", () => {
       avatarUrl: "",
       email: user.email,
       identities: [],
+      publicEmail: "",
     });
   });
 

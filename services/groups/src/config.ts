@@ -1,13 +1,19 @@
 import { z } from "zod";
-import { baseConfigSchema, loadConfig, planConfig, settingsBucketConfig } from "@canopy/kit";
+import {
+  baseConfigSchema,
+  instanceKeyConfig,
+  loadConfig,
+  planConfig,
+  settingsBucketConfig,
+} from "@canopy/kit";
 
 export const groupsConfigSchema = baseConfigSchema.extend({
   CANOPY_GROUPS_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50052),
   /** The public URL of the gateway: web_url and avatar_url are built from it. */
   CANOPY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
   ...planConfig,
-  /** Key for secrets at rest (runners tokens). When unset, one is generated once and kept in the database. */
-  CANOPY_SECRET_KEY: z.string().min(32).optional(),
+  /** The instance key (and the one being rotated away from). Unset: generated once, kept in the database. */
+  ...instanceKeyConfig,
   ...settingsBucketConfig,
   /** How often a replica looks for queued group removals (DELETE answers before the removal). */
   CANOPY_GROUPS_REMOVAL_POLL_MS: z.coerce.number().int().min(0).default(1_000),

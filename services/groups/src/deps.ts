@@ -1,4 +1,4 @@
-import type { ApplicationSettingsView, Logger, Pool } from "@canopy/kit";
+import type { ApplicationSettingsView, Logger, Pool, SealingKeys } from "@canopy/kit";
 import type { GroupsConfig } from "./config";
 
 /** What commands and finders need; built by service.ts when the service starts. */
@@ -9,5 +9,5 @@ export interface Deps {
   /** Instance settings (default visibility, deletion period, ...) as auth last published them. */
   settings: ApplicationSettingsView;
   /** Seals and opens runners tokens (AES-256-GCM); never logged. */
-  runnersTokenKey: Buffer;
+  runnersTokenKeys: SealingKeys;
 }

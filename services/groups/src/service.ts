@@ -21,7 +21,7 @@ import { groupsService } from "./rpc/groups-service";
 import { sharingService } from "./rpc/sharing-service";
 import { customAttributesService } from "./rpc/custom-attributes-service";
 import { pushRulesService } from "./rpc/push-rules-service";
-import { runnersTokenKey } from "./secrets";
+import { resealRunnersTokens, runnersTokenKeys } from "./secrets";
 import { lifecycleTimers } from "./commands/lifecycle-timers";
 import { backfillSnapshots } from "./commands/snapshot-backfills";
 import { lifecycleService } from "./rpc/lifecycle-service";
@@ -42,7 +42,7 @@ export const groupsServiceDefinition = defineService({
       await openSettingsBucket(nc, config.CANOPY_SETTINGS_BUCKET),
       log,
     ),
-    runnersTokenKey: await runnersTokenKey(pool, config.CANOPY_SECRET_KEY),
+    runnersTokenKeys: await runnersTokenKeys(pool, config),
   }),
   grpc: (deps) => [
     serve(groups.GroupsServiceService, groupsService(deps)),
@@ -67,4 +67,5 @@ export const groupsServiceDefinition = defineService({
     // each later pass is one SELECT.
     { name: "snapshot backfills", everyMs: 3600_000, afterStart: true, run: () => backfillSnapshots(deps) },
   ],
+  background: (deps) => resealRunnersTokens(deps),
 });

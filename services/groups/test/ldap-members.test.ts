@@ -204,4 +204,38 @@ describe("DesiredLdapMembers", () => {
     const missing = await send({ groupId: 2_000_000_001, members: [] });
     expect(missing.answer.error).toBe("The group no longer exists");
   });
+
+  it("adds a big directory group in one command: every member with its event, after the other changes", async () => {
+    const group = await h.newGroup(owner);
+    const early = await h.newUser();
+    await send({ groupId: group.id, members: [{ userId: early.user.id, accessLevel: 10 }] });
+    // Users the groups service knows (its copy), made directly: 1,000 sign-ups would be slow here.
+    // Below 2^31: events carry user ids as int32.
+    const base = 1_900_000_000 + Math.floor(Math.random() * 100_000) * 1_000;
+    const many = Array.from({ length: 1_000 }, (_, i) => base + i);
+    await h.db.query(
+      "INSERT INTO users (id, username) SELECT u, 'ldap-many-' || u FROM unnest($1::bigint[]) u",
+      [many],
+    );
+    const { answer } = await send({
+      groupId: group.id,
+      members: [
+        { userId: early.user.id, accessLevel: 30 },
+        ...many.map((userId) => ({ userId, accessLevel: 20 })),
+      ],
+    });
+    expect(answer).toMatchObject({ added: 1_000, updated: 1, removed: 0, error: "" });
+    const now = await members(group.id);
+    expect(now.filter((m) => m.ldap && m.accessLevel === 20).map((m) => m.userId)).toEqual(many);
+    const recorded = (await memberEvents(h, group.id)).filter(
+      (e) => e.type !== "added" || e.userId !== owner.user.id,
+    );
+    // Early's promotion first (as the plan orders it), then one event per added member.
+    const sinceFirst = recorded.slice(recorded.findIndex((e) => e.type === "updated"));
+    expect(sinceFirst[0]).toMatchObject({ type: "updated", userId: early.user.id, accessLevel: 30 });
+    expect(sinceFirst.slice(1).map((e) => [e.type, e.userId, e.accessLevel])).toEqual(
+      many.map((userId) => ["added", userId, 20]),
+    );
+    await h.db.query("DELETE FROM users WHERE id = ANY($1::bigint[])", [many]);
+  }, 60_000);
 });

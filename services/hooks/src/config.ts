@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { baseConfigSchema, loadConfig, planConfig, settingsBucketConfig } from "@canopy/kit";
+import {
+  baseConfigSchema,
+  instanceKeyConfig,
+  loadConfig,
+  planConfig,
+  settingsBucketConfig,
+} from "@canopy/kit";
 
 const seconds = (max: number) => z.coerce.number().min(0).max(max);
 
@@ -7,8 +13,8 @@ export const hooksConfigSchema = baseConfigSchema.extend({
   CANOPY_HOOKS_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(50054),
   ...planConfig,
   ...settingsBucketConfig,
-  /** Key for secrets at rest (hook URLs, tokens, headers). When unset, one is generated once and kept. */
-  CANOPY_SECRET_KEY: z.string().min(32).optional(),
+  /** The instance key (and the one being rotated away from). Unset: generated once, kept in the database. */
+  ...instanceKeyConfig,
   /** The instance's base URL, sent as X-Gitlab-Instance. */
   CANOPY_EXTERNAL_URL: z.string().url().default("http://localhost:8080"),
   /** Attempts of one delivery before it counts as failed (1: GitLab's "never retried"). */

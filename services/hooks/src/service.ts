@@ -5,7 +5,7 @@ import { loadHooksConfig } from "./config";
 import type { Deps } from "./deps";
 import { hookEventsConsumer } from "./events/hook-events";
 import { groupHooksService } from "./rpc/hooks-service";
-import { HookSecrets } from "./secrets";
+import { HookSecrets, resealHooks } from "./secrets";
 import { deliveryWorkers, pruneTimer } from "./worker/delivery-worker";
 
 /** The hooks service's parts; the kit's `runService` starts and stops them in order. */
@@ -23,10 +23,10 @@ export const hooksServiceDefinition = defineService({
       await openSettingsBucket(nc, config.CANOPY_SETTINGS_BUCKET),
       log,
     ),
-    secrets: await HookSecrets.load(pool, config.CANOPY_SECRET_KEY),
+    secrets: await HookSecrets.load(pool, config),
   }),
   grpc: (deps) => [serve(hooks.GroupHooksServiceService, groupHooksService(deps))],
   consumers: (deps) => [hookEventsConsumer(deps)],
   timers: (deps) => [pruneTimer(deps)],
-  background: (deps) => deliveryWorkers(deps),
+  background: (deps) => [...deliveryWorkers(deps), ...resealHooks(deps)],
 });

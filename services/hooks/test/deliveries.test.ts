@@ -136,8 +136,18 @@ describe("events become deliveries", () => {
     expect(stack.receiver.at(atGroup.path)).toHaveLength(3);
   });
 
-  it("sends project_create and project_destroy with the project's owners", async () => {
-    const group = await newGroup(stack, owner);
+  it("sends project_create and project_destroy with the project's owners, inherited ones included", async () => {
+    const root = await newGroup(stack, owner);
+    const group = await newGroup(stack, owner, { parent_id: root.id });
+    // An Owner of the ancestor who shows a public e-mail: named by it.
+    const shown = await newUser(stack);
+    const publicEmail = `${shown.username}@example.com`;
+    const put = await stack.gw.put(`/api/v4/users/${shown.id}`, {
+      token: stack.rootToken,
+      json: { public_email: publicEmail },
+    });
+    expect(put.status).toBe(200);
+    await addMember(stack, root, shown, 50);
     const { path } = await hookAt(group, { project_events: true });
     const res = await stack.gw.post("/api/v4/projects", {
       token: owner.token,
@@ -148,7 +158,7 @@ describe("events become deliveries", () => {
     const [created] = await stack.receiver.waitFor(path, 1);
     expect(created!.headers["x-gitlab-event"]).toBe("Project Hook");
     // GitLab's ProjectBuilder: the "owner" of a group's project is the group (no email); owners
-    // show their public email, which Canopy's copies do not hold: [REDACTED], as GitLab without one.
+    // show their public email, [REDACTED] for one without, as GitLab's.
     expect(created!.json).toEqual({
       event_name: "project_create",
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/),
@@ -160,7 +170,10 @@ describe("events become deliveries", () => {
       project_namespace_id: null,
       owner_name: group.name,
       owner_email: "",
-      owners: [{ name: `User ${owner.username}`, email: "[REDACTED]" }],
+      owners: [
+        { name: `User ${owner.username}`, email: "[REDACTED]" },
+        { name: `User ${shown.username}`, email: publicEmail },
+      ],
       project_visibility: "private",
     });
     expect((await stack.gw.delete(`/api/v4/projects/${project.id}`, { token: owner.token })).status).toBe(

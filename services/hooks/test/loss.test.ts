@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { OwnNats } from "./own-nats";
+import { OwnNats } from "@canopy/kit/testing";
 import {
   newGroup,
   newHook,
@@ -105,9 +105,10 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const UNAVAILABLE = new Set([502, 503, 504]);
 
 /**
- * Adds or removes `u` until the group says it is done. While the broker is down a call may answer
- * 503 after its write committed (or before): like a client, it looks, and tries again only when the
- * write did not happen, so each intended change is made, and becomes one event, exactly once.
+ * Adds or removes `u` until the group says it is done. A committed write answers its success even
+ * while the broker is down (broker-down-writes.test.ts), but a killed replica or a lost connection can
+ * still answer 503 after a commit: like a client, it looks, and tries again only when the write did
+ * not happen, so each intended change is made, and becomes one event, exactly once.
  */
 async function settledMembership(group: Group, u: User, add: boolean, as: User) {
   const member = `/api/v4/groups/${group.id}/members/${u.id}`;

@@ -29,6 +29,13 @@ export const baseConfigSchema = z.object({
 
 export type BaseConfig = z.infer<typeof baseConfigSchema>;
 
+/** The settings of a service that hashes or seals secrets under the instance key (instance-keys.ts). */
+export const instanceKeyConfig = {
+  CANOPY_SECRET_KEY: z.string().min(32).optional(),
+  /** The key being rotated away from: its value, or `generated` for the one kept in the database. */
+  CANOPY_SECRET_KEY_PREVIOUS: z.union([z.literal("generated"), z.string().min(32)]).optional(),
+};
+
 /** Thrown when the environment does not satisfy a schema; lists every problem at once. */
 export class ConfigError extends Error {
   override readonly name = "ConfigError";

@@ -33,6 +33,11 @@ export function createPool({ url, schema, max = 10, applicationName }: PoolOptio
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", () => undefined);
+  // Nor one that is checked out between two queries (a transaction waiting on NATS or gRPC, a
+  // listener): pg-pool listens only while a client is idle, and an 'error' event nobody listens to
+  // kills the process (the fault suite's PostgreSQL restart did). Its next query fails instead, and
+  // the pool drops it on release.
+  pool.on("connect", (client) => client.on("error", () => undefined));
   return pool;
 }
 

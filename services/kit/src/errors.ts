@@ -98,10 +98,11 @@ export function rubyInspect(errors: Record<string, string[]>): string {
 
 /** Server side: turns anything thrown by a handler into a grpc-js error with the detail trailer. */
 export function toServiceError(err: unknown): Partial<ServiceError> {
+  const message = err instanceof Error ? err.message : String(err);
   const e =
     err instanceof CanopyError
       ? err
-      : new CanopyError(status.INTERNAL, detail({}), err instanceof Error ? err.message : String(err));
+      : new CanopyError(databaseUnavailable(err) ? status.UNAVAILABLE : status.INTERNAL, detail({}), message);
   const metadata = new Metadata();
   metadata.set(ERROR_DETAIL_KEY, Buffer.from(common.ErrorDetail.encode(e.detail).finish()));
   return { code: e.code, details: e.detail.publicMessage || status[e.code], metadata };
@@ -119,4 +120,24 @@ export function isServiceError(err: unknown): err is ServiceError {
 
 export function fieldErrorsOf(d: common.ErrorDetail): FieldErrors {
   return Object.fromEntries(Object.entries(d.fieldErrors).map(([k, v]) => [k, v.messages]));
+}
+
+/**
+ * PostgreSQL's SQLSTATE classes and codes, and pg's own messages, that mean "the server is away"
+ * (the last: the next query of a checked-out client whose connection was cut).
+ */
+const UNAVAILABLE_SQLSTATE = /^(08|57P0[1-4]|53300)/;
+const UNAVAILABLE_MESSAGE =
+  /Connection terminated|timeout exceeded when trying to connect|ECONNREFUSED|ECONNRESET|the database system is|encountered a connection error and is not queryable/;
+
+/**
+ * Whether `err` says the database is restarting or unreachable (a PostgreSQL restart, a failover):
+ * the caller gets UNAVAILABLE (503, worth a retry), not INTERNAL (500, a bug).
+ */
+export function databaseUnavailable(err: unknown): boolean {
+  const { code, message } = (err ?? {}) as { code?: unknown; message?: unknown };
+  return (
+    (typeof code === "string" && UNAVAILABLE_SQLSTATE.test(code)) ||
+    (typeof message === "string" && UNAVAILABLE_MESSAGE.test(message))
+  );
 }

@@ -6,6 +6,12 @@ import { registry } from "./metrics";
 export interface ReadinessCheck {
   name: string;
   check: () => Promise<unknown>;
+  /**
+   * The process still serves without it, degraded (the gateway without Redis, anything without
+   * NATS): reported, never a 503. A dependency every replica shares must not take them all out of
+   * the load balancer at once when the process itself can still answer.
+   */
+  degradable?: boolean;
 }
 
 const CHECK_TIMEOUT_MS = 2_000;
@@ -25,11 +31,17 @@ async function runCheck({ name, check }: ReadinessCheck): Promise<[string, strin
   }
 }
 
-/** Runs every check; `failed` names those that did not answer. */
+/**
+ * Runs every check; `failed` names the required ones that did not answer (a 503), `degraded` the
+ * degradable ones (still a 200).
+ */
 export async function readiness(checks: ReadinessCheck[]) {
   const results = Object.fromEntries(await Promise.all(checks.map(runCheck)));
-  const failed = Object.keys(results).filter((name) => results[name] !== "ok");
-  return { status: failed.length ? "failed" : "ok", failed, checks: results };
+  const down = (degradable: boolean) =>
+    checks.filter((c) => Boolean(c.degradable) === degradable && results[c.name] !== "ok").map((c) => c.name);
+  const [failed, degraded] = [down(false), down(true)];
+  const status = failed.length ? "failed" : degraded.length ? "degraded" : "ok";
+  return { status, failed, degraded, checks: results };
 }
 
 const json = (res: http.ServerResponse, code: number, body: unknown) => {
@@ -48,7 +60,8 @@ export async function startHealthServer(options: { port: number; checks: Readine
     const path = (req.url ?? "/").split("?")[0];
     if (path === "/-/liveness") return json(res, 200, { status: "ok" });
     if (path === "/-/readiness") {
-      if (stopping) return json(res, 503, { status: "failed", failed: ["shutting_down"], checks: {} });
+      if (stopping)
+        return json(res, 503, { status: "failed", failed: ["shutting_down"], degraded: [], checks: {} });
       const result = await readiness(options.checks);
       return json(res, result.failed.length ? 503 : 200, result);
     }

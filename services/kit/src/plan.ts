@@ -32,6 +32,10 @@ export const planFeatures = (plan: Plan) => ({
   ldapGroupSync: PREMIUM.has(plan),
   /** LDAP filter links (GitLab's licence `ldap_group_sync_filter`). */
   ldapFilterLinks: PREMIUM.has(plan),
+  /** Auditor users (licence `auditor_user`): UserWithAdmin's is_auditor. */
+  auditorUsers: PREMIUM.has(plan),
+  /** Group SAML (licence `group_saml`): UserWithAdmin's provisioned_by_group_id. */
+  groupSaml: PREMIUM.has(plan),
 });
 
 export type PlanFeatures = ReturnType<typeof planFeatures>;

@@ -11,6 +11,12 @@ export interface RequestContext {
   written?: WrittenEvents;
   /** Gateway: the caller's recent writes, which every call of this request asks services to read after. */
   readAfter?: EventPositions;
+  /**
+   * Service: when (epoch ms) a committed write stops waiting for its events to reach the stream and
+   * answers without their positions, so a broker outage cannot turn a committed write into a
+   * deadline error (the outbox relay publishes them when the broker is back).
+   */
+  publishBy?: number;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

@@ -58,13 +58,15 @@ async function expectRefused(call: Promise<unknown>) {
 describe("a service's gRPC port", () => {
   it("answers a call the gateway signed", async () => {
     const { client, handled } = await serveCountingGetUser();
-    await expect(client.getUser({ id: 7, username: "" })).resolves.toMatchObject({ id: 7 });
+    await expect(client.getUser({ id: 7, username: "", withCustomAttributes: false })).resolves.toMatchObject(
+      { id: 7 },
+    );
     expect(handled).toHaveLength(1);
   });
 
   it("answers a correct assertion sent by hand (the control for the refusals below)", async () => {
     const { address } = await serveCountingGetUser();
-    const request = { id: 7, username: "" };
+    const request = { id: 7, username: "", withCustomAttributes: false };
     const assertion = testSigner.sign(GET_USER.path, bytesOf(request));
     await expect(rawGetUser(address, request, assertion)).resolves.toMatchObject({ id: 7 });
   });
@@ -73,40 +75,45 @@ describe("a service's gRPC port", () => {
     const { address, handled } = await serveCountingGetUser();
     const unsigned = createClient(auth.AuthServiceService, { address, idempotent: [] });
     try {
-      await expectRefused(unsigned.getUser({ id: 7, username: "" }));
+      await expectRefused(unsigned.getUser({ id: 7, username: "", withCustomAttributes: false }));
     } finally {
       unsigned.close();
     }
-    await expectRefused(rawGetUser(address, { id: 7, username: "" }));
-    await expectRefused(rawGetUser(address, { id: 7, username: "" }, "v1.garbage.garbage"));
+    await expectRefused(rawGetUser(address, { id: 7, username: "", withCustomAttributes: false }));
+    await expectRefused(
+      rawGetUser(address, { id: 7, username: "", withCustomAttributes: false }, "v1.garbage.garbage"),
+    );
     expect(handled).toEqual([]);
   });
 
   it("refuses an assertion signed with any other key", async () => {
     const { address, handled } = await serveCountingGetUser();
     const forger = new CallSigner(generateKeyPairSync("ed25519").privateKey);
-    const request = { id: 1, username: "" };
+    const request = { id: 1, username: "", withCustomAttributes: false };
     await expectRefused(rawGetUser(address, request, forger.sign(GET_USER.path, bytesOf(request))));
     expect(handled).toEqual([]);
   });
 
   it("refuses a valid assertion attached to another request (a swapped actor or id)", async () => {
     const { address, handled } = await serveCountingGetUser();
-    const assertion = testSigner.sign(GET_USER.path, bytesOf({ id: 7, username: "" }));
-    await expectRefused(rawGetUser(address, { id: 1, username: "" }, assertion));
+    const assertion = testSigner.sign(
+      GET_USER.path,
+      bytesOf({ id: 7, username: "", withCustomAttributes: false }),
+    );
+    await expectRefused(rawGetUser(address, { id: 1, username: "", withCustomAttributes: false }, assertion));
     expect(handled).toEqual([]);
   });
 
   it("refuses an assertion made for another method", async () => {
     const { address, handled } = await serveCountingGetUser();
-    const request = { id: 7, username: "" };
+    const request = { id: 7, username: "", withCustomAttributes: false };
     await expectRefused(rawGetUser(address, request, testSigner.sign(LIST_USERS.path, bytesOf(request))));
     expect(handled).toEqual([]);
   });
 
   it("refuses an expired assertion, and one from too far in the future", async () => {
     const { address, handled } = await serveCountingGetUser();
-    const request = { id: 7, username: "" };
+    const request = { id: 7, username: "", withCustomAttributes: false };
     const bytes = bytesOf(request);
     await expectRefused(
       rawGetUser(address, request, testSigner.sign(GET_USER.path, bytes, nowSeconds() - 120)),
@@ -119,7 +126,7 @@ describe("a service's gRPC port", () => {
 
   it("allows a few seconds of clock skew between gateway and service", async () => {
     const { address } = await serveCountingGetUser();
-    const request = { id: 7, username: "" };
+    const request = { id: 7, username: "", withCustomAttributes: false };
     const bytes = bytesOf(request);
     await expect(
       rawGetUser(address, request, testSigner.sign(GET_USER.path, bytes, nowSeconds() + 5)),

@@ -2,6 +2,7 @@ import type { PoolClient } from "pg";
 import {
   connectNats,
   deadLetterSubject,
+  metrics,
   payloadOf,
   startBroadcastConsumer,
   startDurableConsumer,
@@ -163,6 +164,9 @@ describe("startDurableConsumer", () => {
     expect(dead.header.get("Canopy-Original-Subject")).toBe(TEST_STREAM.subject(subject));
     expect(dead.header.get("Canopy-Error")).toBe("cannot handle user 10");
     expect(handler.calls).toHaveLength(3);
+    // Counted for the dead-letters alert, under the consumer's name.
+    const counted = (await metrics.deadLetters.get()).values.find((v) => v.labels.consumer === name);
+    expect(counted?.value).toBe(1);
     // Nothing left unacknowledged: JetStream has nothing it could deliver again.
     await drained(name);
     expect(handler.calls).toHaveLength(3);
@@ -197,6 +201,51 @@ describe("startDurableConsumer", () => {
     await restart();
     await waitFor("the event published while down", async () => (await processedRows(name, event.id)) === 1);
     expect(handler.calls).toEqual([event.id]);
+  });
+
+  it("applies a burst in a few transactions, in stream order, rolling back a failed event alone", async () => {
+    const transactions = new Set<string>();
+    const failing = 150;
+    const handler = recordingHandler();
+    let failed = false;
+    const { name, subject, restart } = await durable(async (event, tx, meta) => {
+      transactions.add((await tx.query("SELECT txid_current() AS id")).rows[0].id as string);
+      await handler.handle(event, tx);
+      if (payloadOf(event, kind)!.userId === failing && !failed) {
+        failed = true;
+        throw new Error("transient failure after a write");
+      }
+      expect(meta.streamSequence).toBeGreaterThan(0);
+    });
+    await subscriptions.pop()!.stop();
+    const burst = Array.from({ length: 300 }, (_, i) => envelope(kind, i + 1));
+    for (const event of burst) await publishEnvelope(nc, subject, event);
+    await restart();
+    await waitFor(
+      "the whole burst",
+      async () =>
+        Number(
+          (
+            await pool.query("SELECT count(*) AS n FROM handled WHERE event_id = ANY($1::uuid[])", [
+              burst.map((e) => e.id),
+            ])
+          ).rows[0].n,
+        ) === 300,
+    );
+    await drained(name);
+    // Each event's effects exactly once, the failed attempt's write rolled back with it alone.
+    const { rows } = await pool.query<{ event_id: string; n: number | string }>(
+      "SELECT event_id, count(*) AS n FROM handled WHERE event_id = ANY($1::uuid[]) GROUP BY event_id",
+      [burst.map((e) => e.id)],
+    );
+    expect(rows).toHaveLength(300);
+    expect(rows.filter((r) => Number(r.n) !== 1)).toEqual([]);
+    // The first pass saw the events in stream order; the failed one came again after it.
+    const failedId = burst[failing - 1]!.id;
+    expect(handler.calls.slice(0, 300)).toEqual(burst.map((e) => e.id));
+    expect(handler.calls.slice(300)).toEqual([failedId]);
+    // Batched: far fewer transactions than events (one per event before).
+    expect(transactions.size).toBeLessThan(50);
   });
 });
 

@@ -1,4 +1,5 @@
-import { createPool, withAdvisoryLock, withTransaction, type Pool } from "@canopy/kit";
+import { status } from "@grpc/grpc-js";
+import { createPool, toServiceError, withAdvisoryLock, withTransaction, type Pool } from "@canopy/kit";
 import { throwawaySchema, sleep } from "./support/infra";
 
 let pool: Pool;
@@ -27,6 +28,42 @@ describe("createPool", () => {
     const nowhere = createPool({ url: "postgres://postgres@127.0.0.1:1/none", schema: "public" });
     await expect(nowhere.query("SELECT 1")).rejects.toThrow(/ECONNREFUSED/);
     await nowhere.end();
+  });
+});
+
+describe("a database connection that goes away (a PostgreSQL restart, a failover)", () => {
+  /** A checked-out client whose server process is ended under it, as a restart ends every one. */
+  async function terminatedClient() {
+    const client = await pool.connect();
+    const { rows } = await client.query("SELECT pg_backend_pid() AS pid");
+    const ended = new Promise((resolve) => client.once("end", resolve));
+    await pool.query("SELECT pg_terminate_backend($1)", [rows[0].pid]);
+    await ended;
+    return client;
+  }
+
+  it("fails the next query of a checked-out client, and the process and the pool go on", async () => {
+    // Without a listener for the client's 'error' event, the end of its connection throws in this
+    // process (pg-pool listens only while a client is idle in the pool).
+    const client = await terminatedClient();
+    await expect(client.query("SELECT 1")).rejects.toThrow();
+    client.release(true);
+    expect((await pool.query("SELECT 1 AS one")).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("answers UNAVAILABLE (503, worth a retry) for a database that is away, INTERNAL for a bug", async () => {
+    const client = await terminatedClient();
+    const terminated = await client.query("SELECT 1").catch((err: unknown) => err);
+    client.release(true);
+    const nowhere = createPool({ url: "postgres://postgres@127.0.0.1:1/none", schema: "public" });
+    const refused = await nowhere.query("SELECT 1").catch((err: unknown) => err);
+    await nowhere.end();
+    const bug = await pool.query("SELECT FROM no_such_table").catch((err: unknown) => err);
+    expect([terminated, refused, bug].map((err) => toServiceError(err).code)).toEqual([
+      status.UNAVAILABLE,
+      status.UNAVAILABLE,
+      status.INTERNAL,
+    ]);
   });
 });
 

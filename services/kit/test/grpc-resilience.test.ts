@@ -31,14 +31,16 @@ describe("retries", () => {
   it("retries an idempotent method on UNAVAILABLE until it succeeds", async () => {
     const getUser = flaky(2, () => user({ id: 9 }));
     const { client } = await serveAuth({ getUser: getUser.handler });
-    await expect(client.getUser({ id: 9, username: "" })).resolves.toMatchObject({ id: 9 });
+    await expect(client.getUser({ id: 9, username: "", withCustomAttributes: false })).resolves.toMatchObject(
+      { id: 9 },
+    );
     expect(getUser.counter.calls).toBe(3);
   });
 
   it("gives up after maxAttempts and reports UNAVAILABLE", async () => {
     const getUser = flaky(100, () => user());
     const { client } = await serveAuth({ getUser: getUser.handler }, { maxAttempts: 3 });
-    const err = await failureOf(client.getUser({ id: 1, username: "" }));
+    const err = await failureOf(client.getUser({ id: 1, username: "", withCustomAttributes: false }));
     expect(err.code).toBe(status.UNAVAILABLE);
     expect(err.details).toBe("try later");
     expect(getUser.counter.calls).toBe(3);
@@ -66,7 +68,9 @@ describe("retries", () => {
         });
       },
     });
-    expect((await failureOf(client.getUser({ id: 1, username: "" }))).code).toBe(status.NOT_FOUND);
+    expect((await failureOf(client.getUser({ id: 1, username: "", withCustomAttributes: false }))).code).toBe(
+      status.NOT_FOUND,
+    );
     expect(calls).toBe(1);
   });
 
@@ -78,7 +82,9 @@ describe("retries", () => {
     });
     try {
       // Waiting for the deadline would end in DEADLINE_EXCEEDED, not UNAVAILABLE.
-      expect((await failureOf(client.getUser({ id: 1, username: "" }))).code).toBe(status.UNAVAILABLE);
+      expect(
+        (await failureOf(client.getUser({ id: 1, username: "", withCustomAttributes: false }))).code,
+      ).toBe(status.UNAVAILABLE);
     } finally {
       client.close();
     }
@@ -145,7 +151,7 @@ describe("grpc.health.v1 and graceful shutdown", () => {
     const { server, client } = await serveAuth({
       getUser: () => new Promise((resolve) => (release = () => resolve(user({ id: 5 })))),
     });
-    const inFlight = client.getUser({ id: 5, username: "" });
+    const inFlight = client.getUser({ id: 5, username: "", withCustomAttributes: false });
     await waitFor("the call to reach the handler", () => release !== undefined);
     let stoppedAt = 0;
     const stopped = server.shutdown(5_000).then(() => (stoppedAt = Date.now()));

@@ -71,7 +71,7 @@ describe("gRPC with mutual TLS", () => {
   it("answers a signed call from a client with a certificate from the CA", async () => {
     const { address, handled } = await serveWithTls();
     await expect(
-      client(address, tlsOf(pki, "gateway")).getUser({ id: 3, username: "" }),
+      client(address, tlsOf(pki, "gateway")).getUser({ id: 3, username: "", withCustomAttributes: false }),
     ).resolves.toMatchObject({
       id: 3,
     });
@@ -80,11 +80,17 @@ describe("gRPC with mutual TLS", () => {
 
   it("lets no call through from a plaintext client, a client without a certificate, or another CA's", async () => {
     const { address, handled } = await serveWithTls();
-    const plaintext = await failureOf(client(address, null).getUser({ id: 1, username: "" }));
+    const plaintext = await failureOf(
+      client(address, null).getUser({ id: 1, username: "", withCustomAttributes: false }),
+    );
     expect(plaintext.code).toBe(status.UNAVAILABLE);
 
     const strangers = await failureOf(
-      client(address, tlsOf(otherPki, "gateway")).getUser({ id: 1, username: "" }),
+      client(address, tlsOf(otherPki, "gateway")).getUser({
+        id: 1,
+        username: "",
+        withCustomAttributes: false,
+      }),
     );
     expect(strangers.code).toBe(status.UNAVAILABLE);
 
@@ -95,7 +101,7 @@ describe("gRPC with mutual TLS", () => {
     };
     cleanup.push(() => noCertificate.close());
     const anonymous = await new Promise<ServiceError | null>((resolve) =>
-      noCertificate.getUser({ id: 1, username: "" }, resolve),
+      noCertificate.getUser({ id: 1, username: "", withCustomAttributes: false }, resolve),
     );
     expect(anonymous?.code).toBe(status.UNAVAILABLE);
 

@@ -32,7 +32,7 @@ describe("a round trip through a real gRPC connection", () => {
       }),
     });
 
-    const got = await client.getUser({ id: BIG_ID, username: "" });
+    const got = await client.getUser({ id: BIG_ID, username: "", withCustomAttributes: false });
     expect(got.id).toBe(BIG_ID);
     expect(got.createdAt).toBeInstanceOf(Date);
     expect(got.createdAt!.toISOString()).toBe("2026-11-21T03:13:00.123Z");
@@ -48,7 +48,7 @@ describe("a round trip through a real gRPC connection", () => {
 describe("errors", () => {
   it("answers NOT_FOUND with the resource in the detail trailer", async () => {
     const { client } = await serveAuth({});
-    const err = await failureOf(client.getUser({ id: 1, username: "" }));
+    const err = await failureOf(client.getUser({ id: 1, username: "", withCustomAttributes: false }));
     expect(isServiceError(err)).toBe(true);
     expect(err.code).toBe(status.NOT_FOUND);
     expect(errorDetailOf(err)).toEqual({
@@ -110,7 +110,7 @@ describe("errors", () => {
       log,
     );
     for (const call of [
-      client.getUser({ id: 1, username: "" }),
+      client.getUser({ id: 1, username: "", withCustomAttributes: false }),
       client.deleteUser({ actor: undefined, id: 1 }),
     ]) {
       const err = await failureOf(call);
@@ -137,7 +137,7 @@ describe("errors", () => {
 
   it("gives an empty detail for an error that has none", async () => {
     const { client } = await serveAuth({}, { address: "127.0.0.1:1" });
-    const err = await failureOf(client.getUser({ id: 1, username: "" }));
+    const err = await failureOf(client.getUser({ id: 1, username: "", withCustomAttributes: false }));
     expect(err.code).toBe(status.UNAVAILABLE);
     expect(errorDetailOf(err)).toEqual({
       resource: "",
@@ -161,13 +161,15 @@ describe("deadlines", () => {
 
   it("turns a slow handler into DEADLINE_EXCEEDED at the per-call deadline", async () => {
     const { client } = await serveAuth({ getUser: slowGetUser });
-    const err = await failureOf(client.getUser({ id: 1, username: "" }, { deadlineMs: 100 }));
+    const err = await failureOf(
+      client.getUser({ id: 1, username: "", withCustomAttributes: false }, { deadlineMs: 100 }),
+    );
     expect(err.code).toBe(status.DEADLINE_EXCEEDED);
   });
 
   it("applies the client's default deadline to calls that set none", async () => {
     const { client } = await serveAuth({ getUser: slowGetUser }, { deadlineMs: 150 });
-    const err = await failureOf(client.getUser({ id: 1, username: "" }));
+    const err = await failureOf(client.getUser({ id: 1, username: "", withCustomAttributes: false }));
     expect(err.code).toBe(status.DEADLINE_EXCEEDED);
   });
 
@@ -176,7 +178,9 @@ describe("deadlines", () => {
       { getUser: async () => (await sleep(200), user()) },
       { deadlineMs: 50 },
     );
-    await expect(client.getUser({ id: 1, username: "" }, { deadlineMs: 2_000 })).resolves.toMatchObject({
+    await expect(
+      client.getUser({ id: 1, username: "", withCustomAttributes: false }, { deadlineMs: 2_000 }),
+    ).resolves.toMatchObject({
       id: 1,
     });
   });
@@ -191,8 +195,10 @@ describe("request context", () => {
         return user();
       },
     });
-    await requestContext.run({ requestId: "req-7f3a" }, () => client.getUser({ id: 1, username: "" }));
-    await client.getUser({ id: 1, username: "" });
+    await requestContext.run({ requestId: "req-7f3a" }, () =>
+      client.getUser({ id: 1, username: "", withCustomAttributes: false }),
+    );
+    await client.getUser({ id: 1, username: "", withCustomAttributes: false });
     expect(seen).toEqual(["req-7f3a", ""]);
   });
 });
@@ -200,7 +206,7 @@ describe("request context", () => {
 describe("metrics", () => {
   it("times every call by method and status code", async () => {
     const { client } = await serveAuth({ getUser: async () => user() });
-    await client.getUser({ id: 1, username: "" });
+    await client.getUser({ id: 1, username: "", withCustomAttributes: false });
     await failureOf(client.deleteUser({ actor: undefined, id: 1 }));
     const text = await registry.metrics();
     const count = (method: string, code: string) =>

@@ -59,7 +59,23 @@ describe("the health side port", () => {
     const { getJson } = await startSidePort(realChecks());
     expect(await getJson("/-/readiness?all=1")).toEqual({
       status: 200,
-      body: { status: "ok", failed: [], checks: { postgres: "ok", redis: "ok" } },
+      body: { status: "ok", failed: [], degraded: [], checks: { postgres: "ok", redis: "ok" } },
+    });
+  });
+
+  it("answers readiness with 200 'degraded' when only a degradable dependency does not answer", async () => {
+    const { getJson } = await startSidePort([
+      ...realChecks(),
+      { name: "nats", check: () => Promise.reject(new Error("CONNECTION_REFUSED")), degradable: true },
+    ]);
+    expect(await getJson("/-/readiness")).toEqual({
+      status: 200,
+      body: {
+        status: "degraded",
+        failed: [],
+        degraded: ["nats"],
+        checks: { postgres: "ok", redis: "ok", nats: "CONNECTION_REFUSED" },
+      },
     });
   });
 

@@ -3,6 +3,7 @@ import {
   OutboxRelay,
   payloadOf,
   recordEvent,
+  recordEvents,
   withTransaction,
   type NatsConnection,
   type Pool,
@@ -128,6 +129,26 @@ describe("recordEvent + OutboxRelay", () => {
     await relay.kick();
     const published = await messagesOn(nc, kind.subject);
     expect(published.map((m) => m.header.get("Nats-Msg-Id"))).toEqual(ids);
+  });
+
+  it("records many events in one statement (recordEvents), published in order between single ones", async () => {
+    const kind = testKind(subjects.subject("batch"));
+    const ids = await withTransaction(pool, async (tx) => {
+      const first = await recordEvent(tx, kind, { userId: 1, username: "first" });
+      const many = await recordEvents(
+        tx,
+        kind,
+        Array.from({ length: 250 }, (_, i) => ({ userId: 100 + i, username: `u${i}` })),
+      );
+      const last = await recordEvent(tx, kind, { userId: 2, username: "last" });
+      expect(await recordEvents(tx, kind, [])).toEqual([]);
+      return [first, ...many, last];
+    });
+    // withTransaction waited for the relay: every one is on the stream, once, in the recorded order.
+    const published = await messagesOn(nc, kind.subject);
+    expect(published.map((m) => m.header.get("Nats-Msg-Id"))).toEqual(ids);
+    const payloads = published.map((m) => payloadOf(events.Event.decode(m.data), kind)!.userId);
+    expect(payloads).toEqual([1, ...Array.from({ length: 250 }, (_, i) => 100 + i), 2]);
   });
 
   it("is woken by the commit itself (LISTEN/NOTIFY), without a kick or a poll", async () => {

@@ -9,6 +9,7 @@ import {
   defineService,
   loadCallSigner,
   loadConfig,
+  migrateOnly,
   runService,
   serve,
   type Pool,
@@ -63,9 +64,13 @@ describe("runService", () => {
     try {
       expect(service.config.CANOPY_GRPC_HOST).toBe("127.0.0.1");
       const unsigned = service.client(auth.AuthServiceService, { signer: undefined });
-      expect((await failureOf(unsigned.getUser({ id: 1, username: "" }))).code).toBe(status.UNAUTHENTICATED);
+      expect(
+        (await failureOf(unsigned.getUser({ id: 1, username: "", withCustomAttributes: false }))).code,
+      ).toBe(status.UNAUTHENTICATED);
       const signed = service.client(auth.AuthServiceService);
-      await expect(signed.getUser({ id: 1, username: "" })).resolves.toMatchObject({ username: "root" });
+      await expect(
+        signed.getUser({ id: 1, username: "", withCustomAttributes: false }),
+      ).resolves.toMatchObject({ username: "root" });
     } finally {
       await service.stop();
     }
@@ -79,7 +84,9 @@ describe("runService", () => {
       expect(rows[0].present).toBe(true);
       expect(timerRuns).toEqual([1]);
       const client = service.client(auth.AuthServiceService);
-      await expect(client.getUser({ id: 1, username: "" })).resolves.toMatchObject({ username: "root" });
+      await expect(
+        client.getUser({ id: 1, username: "", withCustomAttributes: false }),
+      ).resolves.toMatchObject({ username: "root" });
       expect(await readiness(service.healthPort)).toBe(200);
     } finally {
       await service.stop();
@@ -100,13 +107,13 @@ describe("runService", () => {
       idempotent: [],
       signer: loadCallSigner(service.config),
     });
-    const inFlight = client.getUser({ id: 1, username: "" });
+    const inFlight = client.getUser({ id: 1, username: "", withCustomAttributes: false });
     await waitFor("the call to reach its handler", () => release !== undefined);
 
     const stopped = service.stop();
     // The in-flight call holds the gRPC server open; readiness already says no.
     expect(await readiness(service.healthPort)).toBe(503);
-    const late = await failureOf(client.getUser({ id: 2, username: "" }));
+    const late = await failureOf(client.getUser({ id: 2, username: "", withCustomAttributes: false }));
     expect(late.code).toBe(status.UNAVAILABLE);
     release();
     await expect(inFlight).resolves.toMatchObject({ id: 1 });
@@ -125,5 +132,34 @@ describe("runService", () => {
     await expect(startTestService(definition)).rejects.toThrow("bootstrap failed");
     expect(built.context!.nc.isClosed()).toBe(true);
     expect((built.context!.pool as Pool & { ended: boolean }).ended).toBe(true);
+  });
+});
+
+describe("migrateOnly (`node <entry> migrate`, the Helm chart's migrations Job)", () => {
+  it("applies the schema's migrations once and starts nothing else: NATS may be unreachable", async () => {
+    const { definition, built, timerRuns } = sampleService();
+    const env = { ...process.env, CANOPY_LOG_LEVEL: "silent", CANOPY_NATS_URL: "nats://127.0.0.1:1" };
+    await expect(migrateOnly(definition, { env })).resolves.toEqual([
+      "0000_kit_outbox",
+      "0000_kit_outbox_stream_seq",
+      "0001_notes",
+    ]);
+    await expect(migrateOnly(definition, { env })).resolves.toEqual([]);
+    const { rows } = await admin.query(
+      `SELECT to_regclass('${definition.name}.notes') IS NOT NULL AS present`,
+    );
+    expect(rows[0].present).toBe(true);
+    expect(built.context).toBeUndefined();
+    expect(timerRuns).toEqual([]);
+  });
+
+  it("rejects with the failing migration, naming the schema and version", async () => {
+    const broken = await mkdtemp(path.join(tmpdir(), "kit-migrate-only-"));
+    await writeFile(path.join(broken, "0001_broken.sql"), "CREATE TABLE;");
+    const { definition } = sampleService();
+    const env = { ...process.env, CANOPY_LOG_LEVEL: "silent" };
+    await expect(migrateOnly({ ...definition, migrations: broken }, { env })).rejects.toThrow(
+      `migration ${definition.name}/0001_broken failed`,
+    );
   });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { Client, InvalidCredentialsError } from "ldapts";
-import { defaultPassword, groupDn, personDn, startSlapd, type Slapd } from "../src/testing";
+import { defaultPassword, groupDn, personDn, startSlapd, waitFor, type Slapd } from "../src/testing";
 
 // The harness every LDAP test stands on: what it seeds, that people can bind, that it stops and
 // comes back with its data, and that it starts quickly.
@@ -98,5 +98,47 @@ describe("with TLS", () => {
     });
     // Without the CA the certificate is not trusted.
     await expect(withClient(`ldaps://127.0.0.1:${secure.tlsPort}`, bind)).rejects.toThrow(/certificate/i);
+  });
+});
+
+describe("seeded with more people and groups, counting searches", () => {
+  let big: Slapd;
+  const uids = Array.from({ length: 300 }, (_, i) => `bulk${String(i).padStart(4, "0")}`);
+  beforeAll(async () => {
+    big = await startSlapd({
+      seed: {
+        people: uids.map((uid) => ({ uid })),
+        groups: [{ cn: "bulk", kind: "groupOfNames", members: uids.map((uid) => personDn(uid)) }],
+      },
+      countSearches: true,
+    });
+  });
+  afterAll(() => big.close());
+
+  test("the extra entries are there before it starts, and each search request is counted once", async () => {
+    const before = big.searches;
+    const [group] = await withClient(big.url, async (c) => {
+      await c.bind(big.bindDn, big.password);
+      return (await c.search(big.groupBase, { filter: "(cn=bulk)" })).searchEntries;
+    });
+    expect(group!.member).toHaveLength(300);
+    const people = await withClient(big.url, async (c) => {
+      await c.bind(big.bindDn, big.password);
+      return (await c.search(big.peopleBase, { filter: "(uid=bulk*)", attributes: ["uid"] })).searchEntries;
+    });
+    expect(people).toHaveLength(300);
+    // slapd logs on its own pipe: the lines may reach us just after the answers.
+    await waitFor("two searches logged", () => big.searches - before >= 2);
+    expect(big.searches - before).toBe(2);
+    // The count survives a restart (one log for the server's whole life).
+    await big.stop();
+    await big.start();
+    await withClient(big.url, (c) => c.search(big.base, { filter: "(uid=bulk0001)", attributes: ["uid"] }));
+    await waitFor("the third search logged", () => big.searches - before >= 3);
+    expect(big.searches - before).toBe(3);
+  });
+
+  test("without countSearches nothing is counted", () => {
+    expect(slapd.searches).toBe(0);
   });
 });

@@ -5,6 +5,7 @@ import { loadLdapConfig } from "./config";
 import type { Deps } from "./deps";
 import { openLdapDirectory } from "./directory/ldap-directory";
 import { groupsConsumer } from "./events/groups";
+import { syncAnswersConsumer } from "./events/sync-answers";
 import { usersConsumer } from "./events/users";
 import { ldapService } from "./rpc/ldap-service";
 import { SyncWorkers, syncTimers } from "./sync/worker";
@@ -33,7 +34,7 @@ export const ldapServiceDefinition = defineService({
     return deps;
   },
   grpc: (deps) => [serve(ldap.LdapServiceService, ldapService(deps))],
-  consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
+  consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps), syncAnswersConsumer(deps)],
   timers: (deps) => syncTimers(deps, workersOf.get(deps)!),
   // Syncs in flight finish (their command recorded or their failure marked) before the pool closes.
   stop: (deps) => workersOf.get(deps)!.stop(),

@@ -2,6 +2,7 @@ import path from "node:path";
 import { ApplicationSettingsView, defineService, openSettingsBucket, serve } from "@canopy/kit";
 import {
   groupProjects,
+  projectActivity,
   projectCustomAttributes,
   projectLifecycle,
   projectMembers,
@@ -16,6 +17,7 @@ import { expiredRemovalTimers } from "./commands/member-removals";
 import { groupsConsumer } from "./events/groups";
 import { usersConsumer } from "./events/users";
 import { projectCustomAttributesService } from "./rpc/custom-attributes-service";
+import { projectEventsService } from "./rpc/events-service";
 import { projectLifecycleService } from "./rpc/lifecycle-service";
 import { projectMembersService } from "./rpc/members-service";
 import { groupProjectsService } from "./rpc/group-projects-service";
@@ -47,6 +49,7 @@ export const projectsServiceDefinition = defineService({
     ),
     serve(groupProjects.GroupProjectsServiceService, groupProjectsService(deps)),
     serve(projectLifecycle.ProjectLifecycleServiceService, projectLifecycleService(deps)),
+    serve(projectActivity.ProjectEventsServiceService, projectEventsService(deps)),
   ],
   consumers: (deps) => [usersConsumer(deps), groupsConsumer(deps)],
   timers: (deps) => [...deletionTimers(deps), ...expiredRemovalTimers(deps), snapshotBackfillTimer(deps)],

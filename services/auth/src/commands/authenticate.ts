@@ -1,13 +1,26 @@
 import { auth, common } from "@canopy/protos";
-import { expiryInstant, isExpired, PAT_PREFIX, tokenDigest } from "../domain/tokens";
+import { expiryInstant, isExpired, PAT_PREFIX, tokenDigests } from "../domain/tokens";
 import type { Deps } from "../deps";
-import { findTokenWithUserByDigest, touchToken } from "../store/tokens";
+import { findTokenWithUserByDigest, moveTokenDigest, touchToken } from "../store/tokens";
 import { listIdentities } from "../store/identities";
 import { findUserById, toUser } from "../store/users";
 import { lookupAccessToken } from "./oauth/live-token";
 import { OAUTH_TOKEN } from "./oauth/secrets";
 
-const refused = (refusal: auth.Refusal): auth.AuthenticateResponse => ({ refusal, applicationUid: "" });
+const refused = (refusal: auth.Refusal): auth.AuthenticateResponse => ({
+  refusal,
+  applicationUid: "",
+  impersonation: false,
+});
+
+/**
+ * A token whose owner is not active: the owner comes with the refusal, so that the gateway can say
+ * why as GitLab does (blocked, pending approval, deactivated).
+ */
+async function ownerNotActive(deps: Deps, userId: number): Promise<auth.AuthenticateResponse> {
+  const owner = await findUserById(deps.pool, userId);
+  return { ...refused(auth.Refusal.REFUSAL_USER_BLOCKED), user: owner && toUser(owner) };
+}
 
 async function accepted(
   deps: Deps,
@@ -28,6 +41,7 @@ async function accepted(
     user: toUser(owner, identities),
     applicationUid: oauthToken?.applicationUid ?? "",
     tokenCreatedAt: oauthToken?.tokenCreatedAt,
+    impersonation: false,
   };
 }
 
@@ -43,11 +57,19 @@ export async function authenticate(deps: Deps, token: string): Promise<auth.Auth
 }
 
 async function personalAccessToken(deps: Deps, token: string) {
-  const row = await findTokenWithUserByDigest(deps.pool, tokenDigest(deps.tokenKey, token));
+  const digests = tokenDigests(deps, token);
+  const row = await findTokenWithUserByDigest(deps.pool, digests);
   if (!row) return refused(auth.Refusal.REFUSAL_UNKNOWN);
+  if (row.token_digest !== digests[0])
+    await moveTokenDigest(deps.pool, row.id, digests[0]!).catch((err) =>
+      deps.log.warn({ err, token_id: row.id }, "could not move a token's digest to the current key"),
+    );
   if (isExpired(row.expires_at)) return refused(auth.Refusal.REFUSAL_EXPIRED);
   if (row.revoked) return refused(auth.Refusal.REFUSAL_REVOKED);
-  if (row.user_state !== "active") return refused(auth.Refusal.REFUSAL_USER_BLOCKED);
+  // GitLab's `impersonation_enabled`: off, impersonation tokens stop working (and work again when on).
+  if (row.impersonation && !deps.config.CANOPY_IMPERSONATION_ENABLED)
+    return refused(auth.Refusal.REFUSAL_IMPERSONATION_DISABLED);
+  if (row.user_state !== "active") return ownerNotActive(deps, row.user_id);
   touchToken(deps.pool, row.id).catch((err) => deps.log.warn({ err }, "could not record token use"));
   const actor = {
     userId: row.user_id,
@@ -59,7 +81,8 @@ async function personalAccessToken(deps: Deps, token: string) {
     tokenId: row.id,
     impersonatorId: 0,
   };
-  return accepted(deps, actor, row.expires_at ? expiryInstant(row.expires_at) : undefined);
+  const answer = await accepted(deps, actor, row.expires_at ? expiryInstant(row.expires_at) : undefined);
+  return { ...answer, impersonation: row.impersonation };
 }
 
 async function oauthToken(deps: Deps, token: string) {
@@ -71,7 +94,7 @@ async function oauthToken(deps: Deps, token: string) {
   }
   const t = found.token;
   if (!t.user_id) return refused(auth.Refusal.REFUSAL_UNKNOWN);
-  if (t.user_state !== "active") return refused(auth.Refusal.REFUSAL_USER_BLOCKED);
+  if (t.user_state !== "active") return ownerNotActive(deps, t.user_id);
   const actor = {
     userId: t.user_id,
     username: t.username ?? "",

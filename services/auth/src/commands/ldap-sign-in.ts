@@ -8,10 +8,9 @@ import { oauth } from "@canopy/protos";
 import { isLdapProvider } from "../domain/identities";
 import type { Deps } from "../deps";
 import { listIdentities } from "../store/identities";
-import { recordSignIn } from "../store/sign-in-attempts";
 import { findUserByLogin, toUser, type UserRow } from "../store/users";
 import { userOfLdapPerson } from "./ldap-users";
-import { verifyPassword } from "./sign-in";
+import { signedIn, verifyPassword, type SignInOptions } from "./sign-in";
 
 const INVALID = { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
 type SignInAnswer = Awaited<ReturnType<typeof verifyPassword>>;
@@ -28,12 +27,13 @@ export async function signInWithLdap(
   provider: string,
   login: string,
   password: string,
+  options: SignInOptions = {},
 ): Promise<SignInAnswer> {
   const server = deps.config.CANOPY_LDAP_SERVERS.find((s) => s.provider === provider);
   if (!server) return INVALID;
   const person = await personWithPassword(deps, server, login, password);
   if (!person) return INVALID;
-  return signedInAs(deps, await userOfLdapPerson(deps, person));
+  return signedInAs(deps, await userOfLdapPerson(deps, person, server), options);
 }
 
 async function personWithPassword(
@@ -54,16 +54,13 @@ async function personWithPassword(
   }
 }
 
-async function signedInAs(deps: Deps, user: UserRow): Promise<SignInAnswer> {
-  if (user.state !== "active") return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
+async function signedInAs(deps: Deps, user: UserRow, options: SignInOptions): Promise<SignInAnswer> {
+  const comesBack = options.reactivate === true && user.state === "deactivated";
+  if (user.state !== "active" && !comesBack) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
   // The code step (verifySignInCode) completes a two-factor user's sign-in.
   if (user.two_factor_enabled)
     return { user: toUser(user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
-  const lastSignInAt = await recordSignIn(deps.pool, user.id);
-  return {
-    user: toUser({ ...user, last_sign_in_at: lastSignInAt }),
-    refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED,
-  };
+  return { user: await signedIn(deps, user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { withTransaction, type LdapPerson, type Queryable } from "@canopy/kit";
+import { withTransaction, type LdapPerson, type LdapServer, type Queryable } from "@canopy/kit";
 import { cleanUsername, isReservedUsername } from "../domain/users";
 import type { Deps } from "../deps";
 import { findUserIdByIdentity, upsertIdentity } from "../store/identities";
@@ -10,11 +10,18 @@ import { recordUserCreated, recordUserUpdated } from "./user-events";
  * `Gitlab::Auth::Ldap::User#find_user` finds one: by the identity (provider, normalized DN); else
  * the user with the person's email, who gets the identity (GitLab links LDAP accounts by email
  * unconditionally: the directory is trusted); else a new user, username from the directory
- * (cleaned and made unique as GitLab does), name and email from it, no password of its own.
+ * (cleaned and made unique as GitLab does), name and email from it, no password of its own. With
+ * the server's `block_auto_created_users`, that new user waits for an administrator's approval
+ * (state blocked_pending_approval, as GitLab's OAuth::User#save blocks it), signing in only once
+ * approved (POST /users/:id/approve).
  *
  * One transaction, serialized per (provider, DN) so that two first sign-ins at once make one user.
  */
-export async function userOfLdapPerson(deps: Deps, person: LdapPerson): Promise<UserRow> {
+export async function userOfLdapPerson(
+  deps: Deps,
+  person: LdapPerson,
+  server?: Pick<LdapServer, "blockAutoCreatedUsers">,
+): Promise<UserRow> {
   return withTransaction(deps.pool, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [
       `ldap-identity:${person.provider}:${person.dn}`,
@@ -38,6 +45,7 @@ export async function userOfLdapPerson(deps: Deps, person: LdapPerson): Promise<
       name: person.name.trim().slice(0, 255) || username,
       password_hash: null,
       confirmed_at: new Date(),
+      ...(server?.blockAutoCreatedUsers ? { state: "blocked_pending_approval" } : {}),
     });
     await upsertIdentity(tx, created.id, person.provider, person.dn);
     await recordUserCreated(tx, created);

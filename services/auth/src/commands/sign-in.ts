@@ -5,7 +5,17 @@ import type { Deps } from "../deps";
 import { lockedUntil, recordFailedAttempt, recordSignIn } from "../store/sign-in-attempts";
 import * as twoFactor from "../store/two-factor";
 import { findUserById, findUserByLogin, toUser, type UserRow } from "../store/users";
-import { openSecret, recoveryCodeDigest } from "./two-factor";
+import { openSecret, recoveryCodeDigests } from "./two-factor";
+import { reactivateAtSignIn } from "./user-state";
+
+/** The web sign-in reactivates a deactivated user; the password grant does not (GitLab's). */
+export interface SignInOptions {
+  reactivate?: boolean;
+}
+
+/** May this user complete a sign-in: active, or deactivated on the web (they come back). */
+const mayComplete = (user: UserRow, options: SignInOptions) =>
+  user.state === "active" || (options.reactivate === true && user.state === "deactivated");
 
 /**
  * Checks a username-or-email and password; used by the sign-in page and the password grant. Failed
@@ -19,7 +29,12 @@ import { openSecret, recoveryCodeDigest } from "./two-factor";
  * (with `twoFactorEnabled`) but the sign-in is not recorded and the failure count is not reset until
  * verifySignInCode accepts a code, so the password cannot be used to buy more guesses at the code.
  */
-export async function verifyPassword(deps: Deps, login: string, password: string) {
+export async function verifyPassword(
+  deps: Deps,
+  login: string,
+  password: string,
+  options: SignInOptions = {},
+) {
   const user = login ? await findUserByLogin(deps.pool, login) : undefined;
   const matches =
     user?.password_hash && password
@@ -29,7 +44,8 @@ export async function verifyPassword(deps: Deps, login: string, password: string
   const locked = await lockedUntil(deps.pool, user.id);
   if (locked) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED, lockedUntil: locked };
   if (!matches) return failed(deps, user.id);
-  if (user.state !== "active") return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
+  if (!mayComplete(user, options)) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
+  // Reactivated only once the sign-in is complete: for two-factor users, at the code step.
   if (user.two_factor_enabled)
     return { user: toUser(user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
   return { user: await signedIn(deps, user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
@@ -43,8 +59,11 @@ async function failed(deps: Deps, userId: number) {
     : { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
 }
 
-const signedIn = async (deps: Deps, user: UserRow) =>
-  toUser({ ...user, last_sign_in_at: await recordSignIn(deps.pool, user.id) });
+/** Records the sign-in (a deactivated user is active again); the user as signed in. */
+export async function signedIn(deps: Deps, user: UserRow) {
+  const current = user.state === "deactivated" ? ((await reactivateAtSignIn(deps, user.id)) ?? user) : user;
+  return toUser({ ...current, last_sign_in_at: await recordSignIn(deps.pool, user.id) });
+}
 
 const CodeRefusal = auth.SignInCodeRefusal;
 
@@ -61,7 +80,8 @@ export async function verifySignInCode(
   const user = userId ? await findUserById(deps.pool, userId) : undefined;
   if (!user || !user.two_factor_enabled) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID };
   if (await lockedUntil(deps.pool, user.id)) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED };
-  if (user.state !== "active") return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED };
+  // Only the web asks for codes: a deactivated user comes back here too.
+  if (!mayComplete(user, { reactivate: true })) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED };
   if (!(await codeAccepted(deps, user.id, code.trim()))) {
     const { CANOPY_SIGN_IN_MAX_ATTEMPTS: max, CANOPY_SIGN_IN_LOCK_MINUTES: minutes } = deps.config;
     const until = await recordFailedAttempt(deps.pool, user.id, max, minutes);
@@ -76,7 +96,7 @@ async function codeAccepted(deps: Deps, userId: number, code: string): Promise<b
   const row = await twoFactor.findTwoFactor(deps.pool, userId);
   if (!row?.enabled_at || !code) return false;
   if (!looksLikeTotpCode(code))
-    return twoFactor.spendRecoveryCode(deps.pool, userId, recoveryCodeDigest(deps, code));
+    return twoFactor.spendRecoveryCode(deps.pool, userId, recoveryCodeDigests(deps, code));
   const lastStep = row.last_used_step === null ? null : Number(row.last_used_step);
   const step = totpStep(openSecret(deps, row), code, lastStep);
   return step !== undefined && (await twoFactor.spendStep(deps.pool, userId, step));

@@ -2,7 +2,6 @@ import {
   badParameter,
   badRequest,
   invalid,
-  isSelfOrAdmin,
   notFound,
   recordEvent,
   requireAdmin,
@@ -19,11 +18,11 @@ import { findUserById } from "../store/users";
 const MAX_LIFETIME_DAYS = 365;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-const isoDate = (d: Date) => d.toISOString().slice(0, 10);
+export const isoDate = (d: Date) => d.toISOString().slice(0, 10);
 const daysFromNow = (days: number) => isoDate(new Date(Date.now() + days * 86_400_000));
 
 /** YYYY-MM-DD naming a real day. Date.parse rolls 2027-02-30 over to March; PostgreSQL refuses it. */
-function isCalendarDate(s: string): boolean {
+export function isCalendarDate(s: string): boolean {
   const time = Date.parse(`${s}T00:00:00Z`);
   return DATE.test(s) && !Number.isNaN(time) && isoDate(new Date(time)) === s;
 }
@@ -59,11 +58,18 @@ export async function createToken(deps: Deps, actor: common.Actor | undefined, t
   }
   if (t.name.length > 255) throw invalid({ name: ["is too long (maximum is 255 characters)"] });
   if (t.description.length > 255) throw invalid({ description: ["is too long (maximum is 255 characters)"] });
+  return issueToken(deps, { ...t, expiresAt: expiryOf(t.expiresAt) });
+}
+
+/**
+ * Makes a validated token: a fresh secret, stored only as its digest and returned this once. The
+ * one way tokens are made, personal access or impersonation.
+ */
+export async function issueToken(deps: Deps, t: NewToken & { impersonation?: boolean }) {
   const secret = generatePersonalAccessToken();
   const row = await tokens.insertToken(deps.pool, {
     ...t,
     scopes: [...new Set(t.scopes)],
-    expiresAt: expiryOf(t.expiresAt),
     digest: tokenDigest(deps.tokenKey, secret),
   });
   return { token: tokens.toToken(row), secret };
@@ -73,10 +79,28 @@ export async function revokeToken(deps: Deps, actor: common.Actor | undefined, {
   const caller = requireSignedIn(actor);
   const token = await tokens.findTokenById(deps.pool, id);
   if (!token) throw notFound();
-  if (!isSelfOrAdmin(caller, token.user_id)) throw badRequest("");
+  // An impersonation token is not its owner's to revoke (GitLab's PersonalAccessTokenPolicy).
+  const mayRevoke = caller.admin || (caller.userId === token.user_id && !token.impersonation);
+  if (!mayRevoke) throw badRequest("");
+  await revokeStoredToken(deps, actor, token);
+}
+
+/**
+ * Revokes a token and records the revocation in the same transaction: its event makes every gateway
+ * drop its cached answer for the token. Revoking a revoked token changes nothing and says nothing.
+ */
+export async function revokeStoredToken(
+  deps: Deps,
+  actor: common.Actor | undefined,
+  token: Pick<tokens.TokenRow, "id" | "user_id">,
+) {
   await withTransaction(deps.pool, async (tx) => {
-    if (!(await tokens.revokeToken(tx, id))) return;
-    const payload = { tokenId: id, userId: token.user_id, kind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS };
+    if (!(await tokens.revokeToken(tx, token.id))) return;
+    const payload = {
+      tokenId: token.id,
+      userId: token.user_id,
+      kind: common.TokenKind.TOKEN_KIND_PERSONAL_ACCESS,
+    };
     await recordEvent(tx, AUTH_EVENTS.tokenRevoked, payload, actor);
   });
 }

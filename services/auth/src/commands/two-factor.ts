@@ -9,10 +9,10 @@ import {
 } from "@canopy/kit";
 import { auth, type common } from "@canopy/protos";
 import { passwordMatches, spendVerification } from "../domain/passwords";
-import { derivedKey, open, seal } from "@canopy/kit";
-import { tokenDigest } from "../domain/tokens";
+import { tokenDigest, tokenDigests } from "../domain/tokens";
 import { newRecoveryCodes, newTotpSecret, normalizeCode, provisioningUri, totpStep } from "../domain/totp";
 import type { Deps } from "../deps";
+import { totpContext } from "../secrets";
 import { recordFailedAttempt } from "../store/sign-in-attempts";
 import * as twoFactor from "../store/two-factor";
 import { findUserById, type UserRow } from "../store/users";
@@ -25,15 +25,15 @@ const Refusal = auth.TwoFactorRefusal;
  * until a current code and the password confirm it; then ten recovery codes shown once; turned off
  * with the password (or by an administrator through the API).
  */
-const secretKey = (deps: Deps) => derivedKey(deps.tokenKey, "totp-secret");
-// The user id is bound into the ciphertext: a secret copied onto another user's row does not open.
 const sealSecret = (deps: Deps, userId: number, secret: string) =>
-  seal(secretKey(deps), secret, `user:${userId}`);
+  deps.totpKeys.seal(secret, totpContext(userId));
 export const openSecret = (deps: Deps, row: twoFactor.TwoFactorRow) =>
-  open(secretKey(deps), row.secret_encrypted, `user:${row.user_id}`);
+  deps.totpKeys.open(row.secret_encrypted, totpContext(row.user_id));
 
 export const recoveryCodeDigest = (deps: Deps, code: string) =>
   tokenDigest(deps.tokenKey, normalizeCode(code));
+/** The digests a stored recovery code may carry (see tokenDigests). */
+export const recoveryCodeDigests = (deps: Deps, code: string) => tokenDigests(deps, normalizeCode(code));
 
 async function signedInUser(deps: Deps, actor: common.Actor | undefined): Promise<UserRow> {
   const user = await findUserById(deps.pool, requireSignedIn(actor).userId);

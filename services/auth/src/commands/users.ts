@@ -9,7 +9,7 @@ import {
   requireAdmin,
   withTransaction,
 } from "@canopy/kit";
-import { AUTH_EVENTS, auth, type common } from "@canopy/protos";
+import { AUTH_EVENTS, auth, type common, type userAvatars } from "@canopy/protos";
 import { snapshotChanged } from "../domain/user-snapshot";
 import { validateUser } from "../domain/users";
 import type { Deps } from "../deps";
@@ -19,6 +19,7 @@ import { announceRevoked } from "./oauth/revoke-tokens";
 import { listIdentities } from "../store/identities";
 import { assignIdentity, requestedIdentity } from "./identities";
 import { recordUserCreated, recordUserUpdated } from "./user-events";
+import { checkedAvatar, storeAvatar } from "./avatars";
 
 /** Maps attributes to columns, hashing the password. */
 async function columnsOf(a: auth.UserAttributes): Promise<users.UserColumns> {
@@ -67,19 +68,22 @@ export async function createUser(
   deps: Deps,
   actor: common.Actor | undefined,
   attributes: auth.UserAttributes,
+  upload?: userAvatars.UserAvatarUpload,
 ) {
   requireAdmin(actor);
   const a = { ...attributes, password: attributes.password ?? randomBytes(24).toString("base64url") };
   const errors = validateUser(a, true);
+  const avatar = checkedAvatar(upload, errors);
   if (Object.keys(errors).length) throw invalid(errors);
   const identity = requestedIdentity(a);
   await assertIdentityFree(deps, a);
   const columns = await columnsOf(a);
   if (a.skipConfirmation !== false) columns.confirmed_at = new Date();
   const row = await withTransaction(deps.pool, async (tx) => {
-    const created = await users
+    const inserted = await users
       .insertUser(tx, columns)
       .catch((err) => uniqueViolationToConflict(deps, a, 0, err));
+    const created = avatar ? await storeAvatar(tx, inserted, avatar) : inserted;
     if (identity) await assignIdentity(tx, created.id, identity);
     await recordUserCreated(tx, created, actor);
     return created;
@@ -90,11 +94,16 @@ export async function createUser(
 export async function updateUser(
   deps: Deps,
   actor: common.Actor | undefined,
-  { id, attributes: a }: { id: number; attributes: auth.UserAttributes },
+  {
+    id,
+    attributes: a,
+    avatar: upload,
+  }: { id: number; attributes: auth.UserAttributes; avatar?: userAvatars.UserAvatarUpload },
 ) {
   requireAdmin(actor);
   if (!(await users.findUserById(deps.pool, id))) throw notFound("User");
   const errors = validateUser(a, false);
+  const avatar = checkedAvatar(upload, errors);
   if (Object.keys(errors).length) throw invalid(errors);
   const identity = requestedIdentity(a);
   await assertIdentityFree(deps, a, id);
@@ -103,10 +112,11 @@ export async function updateUser(
     // Locked, so `before` is what this update changes and not what a concurrent one left.
     const before = await users.lockUserById(tx, id);
     if (!before) throw notFound("User");
-    const updated = Object.keys(columns).length
+    const written = Object.keys(columns).length
       ? await users.updateUser(tx, id, columns).catch((err) => uniqueViolationToConflict(deps, a, id, err))
       : before;
-    if (!updated) throw notFound("User");
+    if (!written) throw notFound("User");
+    const updated = avatar ? await storeAvatar(tx, written, avatar) : written;
     if (identity) await assignIdentity(tx, id, identity);
     // Only what consumers keep is announced. The gateway that made this call drops its cached copy of
     // the user at once; others may serve the old email or bio on GET /user until their cache expires.

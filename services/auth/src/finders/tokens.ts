@@ -25,6 +25,8 @@ export async function listTokens(
     state: request.state === "active" || request.state === "inactive" ? request.state : undefined,
     revoked: request.revoked,
     search: request.search || undefined,
+    // GitLab lists a user their own tokens without the impersonation tokens made for them.
+    impersonation: caller.admin ? undefined : false,
   };
   const [list, counted] = await Promise.all([
     tokens.listTokens(deps.pool, filter, window.limit, window.offset),

@@ -18,8 +18,9 @@ export const authService = (deps: Deps): AsyncService<typeof auth.AuthServiceSer
   authenticate: (req) => authenticate(deps, req.token),
   getUser: (req) => getUser(deps, req.actor, req),
   listUsers: (req) => listUsers(deps, req.actor, req),
-  createUser: (req) => createUser(deps, req.actor, req.attributes ?? {}),
-  updateUser: (req) => updateUser(deps, req.actor, { id: req.id, attributes: req.attributes ?? {} }),
+  createUser: (req) => createUser(deps, req.actor, req.attributes ?? {}, req.avatar),
+  updateUser: (req) =>
+    updateUser(deps, req.actor, { id: req.id, attributes: req.attributes ?? {}, avatar: req.avatar }),
   deleteUser: async (req) => {
     await deleteUser(deps, req.actor, req);
     return {};

@@ -36,8 +36,8 @@ export const oauthService = (deps: Deps): AsyncService<typeof oauth.OAuthService
   renewApplicationSecret: (req) => renewApplicationSecret(deps, req),
   signIn: (req) =>
     req.provider
-      ? signInWithLdap(deps, req.provider, req.login, req.password)
-      : verifyPassword(deps, req.login, req.password),
+      ? signInWithLdap(deps, req.provider, req.login, req.password, { reactivate: true })
+      : verifyPassword(deps, req.login, req.password, { reactivate: true }),
   listSignInProviders: async () => ({
     providers: deps.config.CANOPY_LDAP_SERVERS.map(({ provider, label }) => ({ provider, label })),
   }),

@@ -86,3 +86,15 @@ export async function isApplicationConfidential(db: Queryable, id: number): Prom
   );
   return rows[0]?.confidential;
 }
+
+/**
+ * After a key rotation: the secret's digest under the current key, unless the secret was renewed
+ * meanwhile (the row no longer holds the digest it was found under).
+ */
+export async function moveSecretDigest(db: Queryable, id: number, from: string, to: string): Promise<void> {
+  await db.query("UPDATE oauth_applications SET secret_digest = $3 WHERE id = $1 AND secret_digest = $2", [
+    id,
+    from,
+    to,
+  ]);
+}

@@ -41,11 +41,14 @@ export async function insertGrant(
 export type GrantWithUser = GrantRow & { user_state: string; user_admin: boolean };
 
 /** Locks the code's row: of two concurrent exchanges, the second waits and then sees it used. */
-export async function lockGrantByDigest(tx: Queryable, digest: string): Promise<GrantWithUser | undefined> {
+export async function lockGrantByDigest(
+  tx: Queryable,
+  digests: string[],
+): Promise<GrantWithUser | undefined> {
   const { rows } = await tx.query<GrantWithUser>(
     `SELECT g.*, u.state AS user_state, u.admin AS user_admin
-      FROM oauth_grants g JOIN users u ON u.id = g.user_id WHERE g.code_digest = $1 FOR UPDATE OF g`,
-    [digest],
+      FROM oauth_grants g JOIN users u ON u.id = g.user_id WHERE g.code_digest = ANY($1::text[]) FOR UPDATE OF g`,
+    [digests],
   );
   return rows[0];
 }

@@ -62,6 +62,8 @@ export async function insertOAuthToken(db: Queryable, t: NewOAuthToken): Promise
 
 /** The token with its application's uid and its user's name and state. */
 export type OAuthTokenWithOwner = OAuthTokenRow & {
+  /** The digest the access token is stored under (a key rotation moves it on use). */
+  token_digest: string;
   application_uid: string | null;
   username: string | null;
   user_state: string | null;
@@ -72,19 +74,26 @@ export type OAuthTokenWithOwner = OAuthTokenRow & {
 const WITH_OWNER = `SELECT t.*, a.uid AS application_uid, u.username, u.state AS user_state, u.admin AS user_admin, u.external AS user_external
   FROM oauth_tokens t LEFT JOIN oauth_applications a ON a.id = t.application_id LEFT JOIN users u ON u.id = t.user_id`;
 
+/** The token stored under one of these digests (see tokenDigests). */
 export async function findByAccessDigest(
   db: Queryable,
-  digest: string,
+  digests: string[],
 ): Promise<OAuthTokenWithOwner | undefined> {
-  const { rows } = await db.query<OAuthTokenWithOwner>(`${WITH_OWNER} WHERE t.token_digest = $1`, [digest]);
+  const { rows } = await db.query<OAuthTokenWithOwner>(
+    `${WITH_OWNER} WHERE t.token_digest = ANY($1::text[])`,
+    [digests],
+  );
   return rows[0];
 }
 
 export async function findByRefreshDigest(
   db: Queryable,
-  digest: string,
+  digests: string[],
 ): Promise<OAuthTokenWithOwner | undefined> {
-  const { rows } = await db.query<OAuthTokenWithOwner>(`${WITH_OWNER} WHERE t.refresh_digest = $1`, [digest]);
+  const { rows } = await db.query<OAuthTokenWithOwner>(
+    `${WITH_OWNER} WHERE t.refresh_digest = ANY($1::text[])`,
+    [digests],
+  );
   return rows[0];
 }
 
@@ -96,13 +105,13 @@ export type RefreshableToken = OAuthTokenRow & { user_state: string | null; user
  */
 export async function lockByRefreshDigest(
   tx: Queryable,
-  digest: string,
+  digests: string[],
 ): Promise<RefreshableToken | undefined> {
   const { rows } = await tx.query<RefreshableToken>({
     name: "oauth-token-lock-by-refresh",
     text: `SELECT t.*, u.state AS user_state, u.admin AS user_admin FROM oauth_tokens t LEFT JOIN users u ON u.id = t.user_id
-      WHERE t.refresh_digest = $1 FOR UPDATE OF t`,
-    values: [digest],
+      WHERE t.refresh_digest = ANY($1::text[]) FOR UPDATE OF t`,
+    values: [digests],
   });
   return rows[0];
 }
@@ -178,4 +187,9 @@ export async function hasMatchingToken(
     [userId, applicationId, scopes],
   );
   return rows.length > 0;
+}
+
+/** After a key rotation: the access token's digest under the current key (found under the previous one). */
+export async function moveAccessDigest(db: Queryable, id: number, digest: string): Promise<void> {
+  await db.query("UPDATE oauth_tokens SET token_digest = $2 WHERE id = $1", [id, digest]);
 }

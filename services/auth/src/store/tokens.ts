@@ -12,11 +12,12 @@ export interface TokenRow {
   revoked: boolean;
   created_at: Date;
   last_used_at: Date | null;
+  impersonation: boolean;
 }
 
 // expires_at as text keeps it a calendar date, untouched by time zones.
 const COLUMNS = `t.id, t.user_id, t.name, t.description, t.scopes, to_char(t.expires_at, 'YYYY-MM-DD') AS expires_at,
-  t.revoked, t.created_at, t.last_used_at`;
+  t.revoked, t.created_at, t.last_used_at, t.impersonation`;
 
 export const toToken = (r: TokenRow): auth.PersonalAccessToken => ({
   id: r.id,
@@ -29,6 +30,7 @@ export const toToken = (r: TokenRow): auth.PersonalAccessToken => ({
   active: !r.revoked && !isExpired(r.expires_at),
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at ?? undefined,
+  impersonation: r.impersonation,
 });
 
 export async function insertToken(
@@ -40,12 +42,13 @@ export async function insertToken(
     scopes: string[];
     expiresAt: string | null;
     digest: string;
+    impersonation?: boolean;
   },
 ): Promise<TokenRow> {
   const { rows } = await db.query<TokenRow>(
-    `INSERT INTO personal_access_tokens AS t (user_id, name, description, scopes, expires_at, token_digest)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-    [t.userId, t.name, t.description, t.scopes, t.expiresAt, t.digest],
+    `INSERT INTO personal_access_tokens AS t (user_id, name, description, scopes, expires_at, token_digest, impersonation)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${COLUMNS}`,
+    [t.userId, t.name, t.description, t.scopes, t.expiresAt, t.digest, Boolean(t.impersonation)],
   );
   return rows[0]!;
 }
@@ -58,17 +61,31 @@ export async function findTokenById(db: Queryable, id: number): Promise<TokenRow
   return rows[0];
 }
 
-/** The token with this digest and its owner, in one round trip (the hot path of Authenticate). */
-export async function findTokenWithUserByDigest(db: Queryable, digest: string) {
+/**
+ * The token with one of these digests (see tokenDigests) and its owner, in one round trip (the hot
+ * path of Authenticate), with the digest it is stored under.
+ */
+export async function findTokenWithUserByDigest(db: Queryable, digests: string[]) {
   const { rows } = await db.query<
-    TokenRow & { user_username: string; user_admin: boolean; user_external: boolean; user_state: string }
+    TokenRow & {
+      token_digest: string;
+      user_username: string;
+      user_admin: boolean;
+      user_external: boolean;
+      user_state: string;
+    }
   >(
-    `SELECT ${COLUMNS}, u.username AS user_username, u.admin AS user_admin, u.external AS user_external, u.state AS user_state
+    `SELECT ${COLUMNS}, t.token_digest, u.username AS user_username, u.admin AS user_admin, u.external AS user_external, u.state AS user_state
        FROM personal_access_tokens t JOIN users u ON u.id = t.user_id
-      WHERE t.token_digest = $1`,
-    [digest],
+      WHERE t.token_digest = ANY($1::text[])`,
+    [digests],
   );
   return rows[0];
+}
+
+/** After a key rotation: the token's digest under the current key (found under the previous one). */
+export async function moveTokenDigest(db: Queryable, id: number, digest: string) {
+  await db.query("UPDATE personal_access_tokens SET token_digest = $2 WHERE id = $1", [id, digest]);
 }
 
 export async function touchToken(db: Queryable, id: number) {
@@ -93,6 +110,8 @@ export interface TokenFilter {
   state?: "active" | "inactive";
   revoked?: boolean;
   search?: string;
+  /** Impersonation tokens only (true), none of them (false), or both (absent). */
+  impersonation?: boolean;
 }
 
 const ACTIVE = "NOT t.revoked AND (t.expires_at IS NULL OR t.expires_at > current_date)";
@@ -101,6 +120,7 @@ function where(f: TokenFilter): Where {
   const w = new Where();
   if (f.userId) w.and(`t.user_id = ${w.param(f.userId)}`);
   if (f.revoked !== undefined) w.and(`t.revoked = ${w.param(f.revoked)}`);
+  if (f.impersonation !== undefined) w.and(`t.impersonation = ${w.param(f.impersonation)}`);
   if (f.search) w.and(`t.name ILIKE ${w.param(containsPattern(f.search))}`);
   if (f.state === "active") w.and(ACTIVE);
   if (f.state === "inactive") w.and(`NOT (${ACTIVE})`);
@@ -130,4 +150,17 @@ export async function insertRootToken(db: Queryable, t: { userId: number; name: 
     [t.userId, t.name, ["api", "sudo"], t.digest],
   );
   return Boolean(rowCount);
+}
+
+/**
+ * After a key rotation: root's token (CANOPY_ROOT_TOKEN) under the current key's digest. A start
+ * with the new key alone has already made it again under the new digest: the old row then goes.
+ */
+export async function moveRootTokenDigest(db: Queryable, from: string, to: string): Promise<void> {
+  await db.query(
+    `DELETE FROM personal_access_tokens WHERE token_digest = $1
+       AND EXISTS (SELECT 1 FROM personal_access_tokens WHERE token_digest = $2)`,
+    [from, to],
+  );
+  await db.query("UPDATE personal_access_tokens SET token_digest = $2 WHERE token_digest = $1", [from, to]);
 }

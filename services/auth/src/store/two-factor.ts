@@ -69,11 +69,11 @@ export async function replaceRecoveryCodes(db: Queryable, userId: number, digest
 }
 
 /** Spends a recovery code: true once per code, whichever replica sees it first. */
-export async function spendRecoveryCode(db: Queryable, userId: number, digest: string): Promise<boolean> {
+export async function spendRecoveryCode(db: Queryable, userId: number, digests: string[]): Promise<boolean> {
   const { rowCount } = await db.query(
     `UPDATE user_recovery_codes SET used_at = now()
-     WHERE user_id = $1 AND code_digest = $2 AND used_at IS NULL`,
-    [userId, digest],
+     WHERE user_id = $1 AND code_digest = ANY($2::text[]) AND used_at IS NULL`,
+    [userId, digests],
   );
   return Boolean(rowCount);
 }

@@ -1,13 +1,15 @@
 import { containsPattern, countCapped, Where, type Queryable } from "@canopy/kit";
 import { auth, type events } from "@canopy/protos";
+import { userAvatarPath, userAvatarUrl } from "../domain/avatar-url";
 import type { IdentityRow } from "./identities";
+import type { UserStateName } from "../domain/user-state";
 
 export interface UserRow {
   id: number;
   username: string;
   email: string;
   name: string;
-  state: "active" | "blocked";
+  state: UserStateName;
   admin: boolean;
   two_factor_enabled: boolean;
   password_hash: string | null;
@@ -25,6 +27,18 @@ export interface UserRow {
   created_at: Date;
   confirmed_at: Date | null;
   last_sign_in_at: Date | null;
+  /** The avatar's file name (its bytes are in user_avatars); null without one. */
+  avatar_filename: string | null;
+  /** A `date`: node-postgres gives it as a Date at local midnight (or text where so configured). */
+  last_activity_on: Date | string | null;
+}
+
+/** YYYY-MM-DD of a `date` column as node-postgres returns it; "" for none. */
+function dayOf(v: Date | string | null | undefined): string {
+  if (!v) return "";
+  if (typeof v === "string") return v.slice(0, 10);
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return `${v.getFullYear()}-${pad(v.getMonth() + 1)}-${pad(v.getDate())}`;
 }
 
 /** Columns a caller may set, from the API attribute names to the table's. */
@@ -53,6 +67,16 @@ export type UserColumns = Partial<
   >
 >;
 
+/** The API's state names as the contract's enum; an unknown name reads as blocked, never as active. */
+const STATE_ENUM: Record<UserStateName, auth.UserState> = {
+  active: auth.UserState.USER_STATE_ACTIVE,
+  blocked: auth.UserState.USER_STATE_BLOCKED,
+  ldap_blocked: auth.UserState.USER_STATE_LDAP_BLOCKED,
+  blocked_pending_approval: auth.UserState.USER_STATE_BLOCKED_PENDING_APPROVAL,
+  banned: auth.UserState.USER_STATE_BANNED,
+  deactivated: auth.UserState.USER_STATE_DEACTIVATED,
+};
+
 const toIdentities = (rows: IdentityRow[]) =>
   rows.map((i) => ({ provider: i.provider, externUid: i.extern_uid }));
 
@@ -61,7 +85,7 @@ export const toUser = (r: UserRow, identities: IdentityRow[] = []): auth.User =>
   username: r.username,
   email: r.email,
   name: r.name,
-  state: r.state === "blocked" ? auth.UserState.USER_STATE_BLOCKED : auth.UserState.USER_STATE_ACTIVE,
+  state: STATE_ENUM[r.state] ?? auth.UserState.USER_STATE_BLOCKED,
   admin: r.admin,
   twoFactorEnabled: r.two_factor_enabled,
   createdAt: r.created_at,
@@ -79,6 +103,10 @@ export const toUser = (r: UserRow, identities: IdentityRow[] = []): auth.User =>
   privateProfile: r.private_profile,
   note: r.note,
   identities: toIdentities(identities),
+  customAttributes: [],
+  avatarPath: userAvatarPath(r.id, r.avatar_filename),
+
+  lastActivityOn: dayOf(r.last_activity_on),
 });
 
 /** What other services keep of a user, as auth's user events carry it. */
@@ -90,10 +118,10 @@ export const toUserSnapshot = (r: UserRow, identities: IdentityRow[] = []): even
   admin: r.admin,
   external: r.external,
   canCreateGroup: r.can_create_group,
-  // Canopy has no avatars yet.
-  avatarUrl: "",
+  avatarUrl: userAvatarUrl(r.id, r.avatar_filename),
   email: r.email,
   identities: toIdentities(identities),
+  publicEmail: r.public_email ?? "",
 });
 
 export async function findUserById(db: Queryable, id: number): Promise<UserRow | undefined> {
@@ -142,11 +170,18 @@ export async function findUserByLogin(db: Queryable, login: string): Promise<Use
 export interface UserFilter {
   search?: string;
   username?: string;
-  state?: "active" | "blocked";
+  /** Users in one of these states. */
+  states?: UserStateName[];
+  /** Users in none of these states (GitLab hides some from non-administrators). */
+  excludedStates?: UserStateName[];
   /** The user with this identity (extern_uid already normalized for its provider). */
   identity?: { provider: string; externUid: string };
   /** Whether search may match private emails (administrators only, as in GitLab's UsersFinder). */
   searchPrivateEmails?: boolean;
+  /** Users having every one of these custom attributes (administrators only). */
+  customAttributes?: { key: string; value: string }[];
+  /** GitLab's User.search order instead of the newest first (needs `search`). */
+  searchOrder?: boolean;
 }
 
 function where(filter: UserFilter): Where {
@@ -161,20 +196,37 @@ function where(filter: UserFilter): Where {
       : `lower(public_email) = lower(${w.param(filter.search)})`;
     w.and(`username ILIKE ${pattern} OR name ILIKE ${pattern} OR ${email}`);
   }
-  if (filter.state) w.and(`state = ${w.param(filter.state)}`);
+  if (filter.states) w.and(`state = ANY(${w.param(filter.states)})`);
+  if (filter.excludedStates) w.and(`state <> ALL(${w.param(filter.excludedStates)})`);
   if (filter.identity) {
     const { provider, externUid } = filter.identity;
     w.and(
       `id IN (SELECT user_id FROM identities WHERE provider = ${w.param(provider)} AND lower(extern_uid) = lower(${w.param(externUid)}))`,
     );
   }
+  for (const { key, value } of filter.customAttributes ?? [])
+    w.and(
+      `id IN (SELECT user_id FROM user_custom_attributes WHERE key = ${w.param(key)} AND value = ${w.param(value)})`,
+    );
   return w;
+}
+
+/**
+ * GitLab's User.search order: an exact (case-insensitive) public email first, then username, then
+ * name, then the rest; by name within each, and by id to keep pages stable.
+ */
+function orderBy(filter: UserFilter, w: Where): string {
+  if (!filter.searchOrder || !filter.search) return "id DESC";
+  const q = w.param(filter.search.toLowerCase());
+  return `CASE WHEN lower(public_email) = ${q} THEN 0 WHEN lower(username) = ${q} THEN 1
+    WHEN lower(name) = ${q} THEN 2 ELSE 3 END, name, id`;
 }
 
 export async function listUsers(db: Queryable, filter: UserFilter, limit: number, offset: number) {
   const w = where(filter);
+  const order = orderBy(filter, w);
   const { rows } = await db.query<UserRow>(
-    `SELECT * FROM users ${w.sql} ORDER BY id DESC LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`,
+    `SELECT * FROM users ${w.sql} ORDER BY ${order} LIMIT ${w.param(limit)} OFFSET ${w.param(offset)}`,
     w.params,
   );
   return rows;

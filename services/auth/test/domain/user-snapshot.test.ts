@@ -12,6 +12,7 @@ const snapshot: events.UserSnapshot = {
   avatarUrl: "",
   email: "ada@example.com",
   identities: [],
+  publicEmail: "",
 };
 
 describe("snapshotChanged", () => {
@@ -28,6 +29,7 @@ describe("snapshotChanged", () => {
     ["canCreateGroup", false],
     ["avatarUrl", "https://example.com/a.png"],
     ["email", "ada@example.org"],
+    ["publicEmail", "ada@example.com"],
   ])("is true when %s changes", (field, value) => {
     expect(snapshotChanged(snapshot, { ...snapshot, [field]: value })).toBe(true);
   });

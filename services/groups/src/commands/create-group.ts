@@ -27,7 +27,7 @@ import { groupDetail, resolveGroup } from "../finders/groups";
 import { insertMember } from "../store/members";
 import { copyAncestorPushRule } from "./push-rules";
 import { putAvatar } from "../store/avatars";
-import { avatarContentType, avatarErrors, avatarFilename } from "../domain/avatar";
+import { avatarContentType, avatarErrors, avatarFilename } from "@canopy/kit";
 import { keepRunnersToken } from "../store/runners-tokens";
 import { newRunnersToken, sealRunnersToken } from "../domain/runners-token";
 import { fullPathTaken, insertGroup, lockTreesOf } from "../store/namespaces";
@@ -112,7 +112,7 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
     created.runners_token_encrypted = await keepRunnersToken(
       tx,
       created.id,
-      sealRunnersToken(deps.runnersTokenKey, created.id, newRunnersToken()),
+      sealRunnersToken(deps.runnersTokenKeys, created.id, newRunnersToken()),
     );
     if (req.avatar?.content.length && !req.avatar.remove) {
       const filename = avatarFilename(req.avatar.filename);

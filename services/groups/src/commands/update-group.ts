@@ -13,7 +13,7 @@ import {
 } from "@canopy/kit";
 import { GROUPS_EVENTS, type common, type groups } from "@canopy/protos";
 import { abilities } from "../domain/access";
-import { avatarContentType, avatarErrors, avatarFilename } from "../domain/avatar";
+import { avatarContentType, avatarErrors, avatarFilename } from "@canopy/kit";
 import { settingsFrom, type GroupSettings } from "../domain/group-attributes";
 import { pathErrors, TAKEN } from "../domain/group-rules";
 import {

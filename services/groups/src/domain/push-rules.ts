@@ -1,5 +1,4 @@
-import type { FieldErrors } from "@canopy/kit";
-import { RE2JS, RE2JSSyntaxException } from "re2js";
+import { re2SyntaxError, type FieldErrors } from "@canopy/kit";
 
 /**
  * GitLab's push-rule model rules (ee/app/models/concerns/push_ruleable.rb, push_rule.rb and
@@ -46,40 +45,6 @@ export const INSTANCE_FALLBACK_KEYS = new Set([
   "reject_unsigned_commits",
   "reject_non_dco_commits",
 ]);
-
-/**
- * RE2's own error wording (what GitLab's re2 gem reports) for each of re2js's parser errors, so
- * that "not valid RE2 syntax: <detail>" reads as GitLab's does.
- */
-const RE2_WORDING: Record<string, string> = {
-  "invalid or unsupported Perl syntax": "invalid perl operator",
-  "missing closing )": "missing )",
-  "unexpected )": "unexpected )",
-  "missing closing ]": "missing ]",
-  "invalid escape sequence": "invalid escape sequence",
-  "invalid character class": "invalid character class",
-  "invalid character class range": "invalid character class range",
-  "missing argument to repetition operator": "no argument for repetition operator",
-  "invalid repeat count": "invalid repetition size",
-  "invalid nested repetition operator": "bad repetition operator",
-  "trailing backslash at end of expression": "trailing \\",
-  "invalid named capture": "invalid named capture group",
-  "duplicate capture group name": "invalid named capture group",
-  "invalid UTF-8": "invalid UTF-8",
-};
-const TOO_LARGE = "pattern too large - compile failed";
-
-/** Why `pattern` is not RE2 syntax (RE2's wording), or undefined when it compiles. */
-export function re2SyntaxError(pattern: string): string | undefined {
-  try {
-    RE2JS.compile(pattern);
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof RE2JSSyntaxException)) return TOO_LARGE;
-    const text = RE2_WORDING[err.error] ?? (/large|deep/.test(err.error) ? TOO_LARGE : err.error);
-    return err.input ? `${text}: ${err.input}` : text;
-  }
-}
 
 /** A push rule's stored attributes, as the model holds them (null: unset or "fall back"). */
 export interface PushRuleValues {

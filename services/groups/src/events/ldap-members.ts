@@ -1,4 +1,11 @@
-import { ANONYMOUS, payloadOf, recordEvent, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
+import {
+  ANONYMOUS,
+  payloadOf,
+  recordEvent,
+  recordEvents,
+  type ConsumerDefinition,
+  type PoolClient,
+} from "@canopy/kit";
 import { GROUPS_EVENTS, LDAP_EVENTS, type events, type ldapEvents } from "@canopy/protos";
 import { recordMemberRemoved, membershipOf } from "../commands/members-common";
 import type { Deps } from "../deps";
@@ -8,7 +15,7 @@ import {
   claimGeneration,
   currentMembers,
   inheritedLevels,
-  insertLdapMember,
+  insertLdapMembers,
   knownUsers,
   setLdapMember,
 } from "../store/ldap-members";
@@ -70,16 +77,14 @@ export async function applyDesiredMembers(deps: Deps, tx: PoolClient, c: ldapEve
     topLevel: group.parent_id === null,
   });
   const rows = new Map(current.map((m) => [m.id, m.row]));
+  // Additions go in one statement with their events (a first sync adds thousands), after the other
+  // changes as before: the plan lists them last.
+  const adds: { userId: number; accessLevel: number }[] = [];
   for (const change of changes) {
     switch (change.kind) {
-      case "add": {
-        const row = await insertLdapMember(tx, { groupId: group.id, ...change });
-        if (row) {
-          answer.added++;
-          await recordEvent(tx, GROUPS_EVENTS.memberAdded, { member: membershipOf(row) });
-        }
+      case "add":
+        adds.push(change);
         break;
-      }
       case "flag":
         await setLdapMember(tx, change.member.id);
         break;
@@ -115,6 +120,13 @@ export async function applyDesiredMembers(deps: Deps, tx: PoolClient, c: ldapEve
         break;
     }
   }
+  const added = await insertLdapMembers(tx, group.id, adds);
+  answer.added = added.length;
+  await recordEvents(
+    tx,
+    GROUPS_EVENTS.memberAdded,
+    added.map((row) => ({ member: membershipOf(row) })),
+  );
   return answer;
 }
 

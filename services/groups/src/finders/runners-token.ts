@@ -17,6 +17,6 @@ export async function runnersTokenOf(
 ): Promise<string> {
   const sealed =
     row.runners_token_encrypted ??
-    (await keepRunnersToken(db, row.id, sealRunnersToken(deps.runnersTokenKey, row.id, newRunnersToken())));
-  return openRunnersToken(deps.runnersTokenKey, row.id, sealed);
+    (await keepRunnersToken(db, row.id, sealRunnersToken(deps.runnersTokenKeys, row.id, newRunnersToken())));
+  return openRunnersToken(deps.runnersTokenKeys, row.id, sealed);
 }

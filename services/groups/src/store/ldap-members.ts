@@ -73,16 +73,26 @@ export async function claimGeneration(db: Queryable, groupId: number, generation
   return (rowCount ?? 0) > 0;
 }
 
-export async function insertLdapMember(
+/**
+ * Adds the desired members the group does not have, `ldap`-flagged, in one statement (a first sync
+ * adds thousands); a user who became a member meanwhile is skipped. The rows added, in id order.
+ */
+export async function insertLdapMembers(
   db: Queryable,
-  m: { groupId: number; userId: number; accessLevel: number },
-): Promise<MemberRow | undefined> {
+  groupId: number,
+  members: { userId: number; accessLevel: number }[],
+): Promise<MemberRow[]> {
+  if (!members.length) return [];
   const { rows } = await db.query<MemberRow>(
-    `INSERT INTO members AS m (namespace_id, user_id, access_level, ldap) VALUES ($1, $2, $3, true)
-     ON CONFLICT (namespace_id, user_id) DO NOTHING RETURNING ${MEMBER_COLUMNS}`,
-    [m.groupId, m.userId, m.accessLevel],
+    `WITH added AS (
+       INSERT INTO members AS m (namespace_id, user_id, access_level, ldap)
+       SELECT $1, a.user_id, a.access_level, true
+         FROM unnest($2::bigint[], $3::smallint[]) WITH ORDINALITY AS a (user_id, access_level, n) ORDER BY a.n
+       ON CONFLICT (namespace_id, user_id) DO NOTHING RETURNING ${MEMBER_COLUMNS})
+     SELECT * FROM added ORDER BY id`,
+    [groupId, members.map((m) => m.userId), members.map((m) => m.accessLevel)],
   );
-  return rows[0];
+  return rows;
 }
 
 export async function setLdapMember(

@@ -1,4 +1,4 @@
-import { GITLAB_VERSION, withTransaction } from "@canopy/kit";
+import { GITLAB_VERSION, SpanKind, SpanStatusCode, trace, withTransaction } from "@canopy/kit";
 import {
   buildDeliveryHeaders,
   buildLogEntry,
@@ -32,6 +32,8 @@ export interface AttemptResult {
   /** GitLab's success: a final 2xx or 3xx. */
   ok: boolean;
 }
+
+const tracer = trace.getTracer("canopy-hooks");
 
 /** Fails before anything is sent (a missing URL variable, a template that does not render). */
 const notSent = (message: string): SendOutcome => ({
@@ -67,15 +69,19 @@ export async function attempt(deps: Deps, hook: Hook, input: AttemptInput): Prom
   let outcome: SendOutcome;
   if (!interpolation.ok) outcome = notSent(interpolation.message);
   else if (!rendered.ok) outcome = notSent(rendered.message);
-  else
-    outcome = await sendWebhook({
-      url: interpolation.url,
-      body,
-      headers: headers.sent,
-      guard: urlGuardOptions(deps),
-      verifyTls: hook.enable_ssl_verification,
-      timeoutMs: deps.config.CANOPY_HOOK_TIMEOUT_SECONDS * 1000,
-    });
+  else {
+    const url = interpolation.url;
+    outcome = await traced(hook, input.trigger, () =>
+      sendWebhook({
+        url,
+        body,
+        headers: headers.sent,
+        guard: urlGuardOptions(deps),
+        verifyTls: hook.enable_ssl_verification,
+        timeoutMs: deps.config.CANOPY_HOOK_TIMEOUT_SECONDS * 1000,
+      }),
+    );
+  }
   const entry = buildLogEntry({
     trigger: input.trigger,
     urlTemplate: hook.url,
@@ -88,6 +94,32 @@ export async function attempt(deps: Deps, hook: Hook, input: AttemptInput): Prom
   });
   const logId = await insertLog(deps.pool, hook.id, input.idempotencyKey, entry);
   return { outcome, entry, logId, ok: isSuccessfulStatus(entry.responseStatus) };
+}
+
+/**
+ * The HTTP send as a client span, a child of whatever is active: the event's handling for a delivery
+ * (the worker restores it from the delivery row), the API call for a test or a resend. Only the hook
+ * id, the trigger and the outcome go on it: the URL may hold credentials (userinfo, a token in the
+ * query, interpolated URL variables), and the headers hold the hook's token.
+ */
+async function traced(hook: Hook, trigger: string, send: () => Promise<SendOutcome>): Promise<SendOutcome> {
+  const span = tracer.startSpan("POST webhook", {
+    kind: SpanKind.CLIENT,
+    attributes: { "http.request.method": "POST", "canopy.hook.id": hook.id, "canopy.hook.trigger": trigger },
+  });
+  try {
+    const outcome = await send();
+    if (outcome.kind === "response") {
+      span.setAttribute("http.response.status_code", outcome.status);
+      if (!isSuccessfulStatus(String(outcome.status))) span.setStatus({ code: SpanStatusCode.ERROR });
+    } else {
+      span.setAttribute("error.type", outcome.failure);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+    }
+    return outcome;
+  } finally {
+    span.end();
+  }
 }
 
 /**

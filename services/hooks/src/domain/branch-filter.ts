@@ -1,4 +1,5 @@
-import { RE2JS, RE2JSSyntaxException } from "re2js";
+import { re2SyntaxError } from "@canopy/kit";
+import { RE2JS } from "re2js";
 
 /**
  * Push branch filters (app/validators/web_hooks/wildcard_branch_filter_validator.rb,
@@ -27,37 +28,6 @@ export function validBranchName(name: string): boolean {
   if ([...name].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) return false;
   if (/[~^:?*[\\]/.test(name)) return false;
   return name.split("/").every((part) => part !== "" && !part.startsWith(".") && !part.endsWith(".lock"));
-}
-
-/** RE2's own error wording (what GitLab's re2 gem reports) for re2js's parser errors. */
-const RE2_WORDING: Record<string, string> = {
-  "invalid or unsupported Perl syntax": "invalid perl operator",
-  "missing closing )": "missing )",
-  "unexpected )": "unexpected )",
-  "missing closing ]": "missing ]",
-  "invalid escape sequence": "invalid escape sequence",
-  "invalid character class": "invalid character class",
-  "invalid character class range": "invalid character class range",
-  "missing argument to repetition operator": "no argument for repetition operator",
-  "invalid repeat count": "invalid repetition size",
-  "invalid nested repetition operator": "bad repetition operator",
-  "trailing backslash at end of expression": "trailing \\",
-  "invalid named capture": "invalid named capture group",
-  "duplicate capture group name": "invalid named capture group",
-  "invalid UTF-8": "invalid UTF-8",
-};
-const TOO_LARGE = "pattern too large - compile failed";
-
-/** Why `pattern` is not RE2 syntax (RE2's wording), or undefined when it compiles. */
-export function re2SyntaxError(pattern: string): string | undefined {
-  try {
-    RE2JS.compile(pattern);
-    return undefined;
-  } catch (err) {
-    if (!(err instanceof RE2JSSyntaxException)) return TOO_LARGE;
-    const text = RE2_WORDING[err.error] ?? (/large|deep/.test(err.error) ? TOO_LARGE : err.error);
-    return err.input ? `${text}: ${err.input}` : text;
-  }
 }
 
 /** The filter's errors for its strategy (GitLab's validators' messages). */

@@ -14,7 +14,6 @@ import {
 } from "../payloads";
 import {
   deleteMember,
-  deleteNamespace,
   deleteProject,
   deleteUser,
   findMember,
@@ -22,6 +21,7 @@ import {
   findProject,
   findUser,
   rebuildBelow,
+  removeNamespace,
   setUserState,
   upsertMember,
   upsertNamespace,
@@ -78,7 +78,13 @@ async function fanOut(deps: Deps, tx: PoolClient, event: events.Event, seq: numb
   if (!deps.plan.groupWebhooks || !fired.groupIds.length) return;
   const { trigger, payload } = fired.built;
   const flag = HOOK_TRIGGERS[trigger as HookTrigger].flag;
-  const hooks = await hooksForEvent(tx, fired.groupIds, flag, deps.config.CANOPY_HOOK_AUTO_DISABLE);
+  const hooks = await hooksForEvent(
+    tx,
+    fired.groupIds,
+    flag,
+    deps.config.CANOPY_HOOK_AUTO_DISABLE,
+    dateOf(event),
+  );
   await insertDeliveries(
     tx,
     hooks.map((h) => h.id),
@@ -126,7 +132,7 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
     if (!(await findNamespace(tx, removed.id))) await upsertNamespace(tx, removed, at);
     const fired = await subgroupEvent(tx, "subgroup_destroy", removed.id, at);
     await deleteGroupHooks(tx, removed.id);
-    await deleteNamespace(tx, removed.id);
+    await removeNamespace(tx, removed.id);
     return fired;
   }
   const member = payloadOf(event, GROUPS_EVENTS.memberAdded)?.member;
@@ -190,9 +196,12 @@ async function memberEvent(
   row: MemberRow,
 ): Promise<Fired | undefined> {
   const group = await findNamespace(tx, groupId);
-  // A removal may follow its group's removal (the copy is gone for good); anything else waits for it.
+  // A removal may follow its group's removal and the tombstone's pruning; anything else waits for it.
   if (!group && name !== "user_remove_from_group") throw new GroupNotYetKnown(groupId);
   if (!group || group.kind !== "group") return undefined;
+  // Applied after the group's removal (see migration 0005): the ancestors' hooks still get it, the
+  // copy keeps no member of a removed group.
+  if (group.removed_at) await deleteMember(tx, groupId, userId);
   const user = await findUser(tx, userId);
   return {
     groupIds: group.traversal_ids,
@@ -238,6 +247,7 @@ async function applyProjectOrUser(event: events.Event, tx: PoolClient, at: Date)
       username: u.username,
       name: u.name,
       email: u.email,
+      public_email: u.publicEmail,
       state: u.state,
     });
     return undefined;

@@ -3,10 +3,8 @@ import type { MemberRow, NamespaceRow, ProjectRow, UserRow } from "../store/copi
 
 /**
  * The copies (rows, as the events filled them) as the payload builders take them (payloads/types.ts).
- * Three things GitLab's payloads read are not held by Canopy, and each maps to what GitLab itself
+ * Two things GitLab's payloads read are not held by Canopy, and each maps to what GitLab itself
  * sends when it lacks them:
- * - a user's public email (the users' snapshots carry the primary one only): owners in project
- *   payloads read `[REDACTED]`, as GitLab's for a user without a public email;
  * - a project's own namespace (Canopy has no ProjectNamespace rows): `project_namespace_id` is null;
  * - a subscription plan (`group_plan`): null, as on a self-managed GitLab (no gitlab_subscription).
  */
@@ -27,7 +25,7 @@ export const hookUserOf = (u: UserRow): HookUser => ({
   username: u.username,
   name: u.name,
   email: u.email,
-  publicEmail: null,
+  publicEmail: u.public_email || null,
 });
 
 /** A user the copies do not know (yet): named by id only. */

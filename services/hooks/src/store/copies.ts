@@ -17,6 +17,8 @@ export interface NamespaceRow {
   kind: string;
   parent_id: number | null;
   traversal_ids: number[];
+  /** Set when the group was removed: a tombstone for events applied late (migration 0005). */
+  removed_at: Date | null;
 }
 
 export interface UserRow {
@@ -24,6 +26,8 @@ export interface UserRow {
   username: string;
   name: string;
   email: string;
+  /** Empty when the user shows none. */
+  public_email: string;
 }
 
 /** A project's copy with its owners (the Owners of its group or an ancestor). */
@@ -79,9 +83,19 @@ export async function rebuildBelow(db: Queryable, id: number) {
   );
 }
 
-export async function deleteNamespace(db: Queryable, id: number) {
-  await db.query("DELETE FROM namespaces WHERE id = $1", [id]);
+/** A removed group becomes a tombstone (see migration 0005); its memberships go at once. */
+export async function removeNamespace(db: Queryable, id: number) {
+  await db.query("UPDATE namespaces SET removed_at = now() WHERE id = $1 AND removed_at IS NULL", [id]);
   await db.query("DELETE FROM group_members WHERE namespace_id = $1", [id]);
+}
+
+/** Tombstones older than `days`: no event can still be on its way by then. */
+export async function pruneTombstones(db: Queryable, days: number): Promise<number> {
+  const { rowCount } = await db.query(
+    "DELETE FROM namespaces WHERE removed_at < now() - make_interval(days => $1)",
+    [days],
+  );
+  return rowCount ?? 0;
 }
 
 export async function findNamespace(db: Queryable, id: number): Promise<NamespaceRow | undefined> {
@@ -101,11 +115,13 @@ export async function findNamespace(db: Queryable, id: number): Promise<Namespac
 
 export async function upsertUser(db: Queryable, u: UserRow & { state: string }) {
   await db.query(
-    `INSERT INTO users (id, username, name, email, state) VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO users (id, username, name, email, public_email, state) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (id) DO UPDATE SET username = EXCLUDED.username, name = EXCLUDED.name,
        email = CASE WHEN EXCLUDED.email = '' THEN users.email ELSE EXCLUDED.email END,
+       -- A legacy event (no snapshot, empty state) knows nothing of the public e-mail.
+       public_email = CASE WHEN EXCLUDED.state = '' THEN users.public_email ELSE EXCLUDED.public_email END,
        state = CASE WHEN EXCLUDED.state = '' THEN users.state ELSE EXCLUDED.state END`,
-    [u.id, u.username, u.name, u.email, u.state],
+    [u.id, u.username, u.name, u.email, u.public_email, u.state],
   );
 }
 
@@ -119,7 +135,7 @@ export async function deleteUser(db: Queryable, id: number) {
 
 export async function findUser(db: Queryable, id: number): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow & { id: string }>(
-    "SELECT id, username, name, email FROM users WHERE id = $1",
+    "SELECT id, username, name, email, public_email FROM users WHERE id = $1",
     [id],
   );
   return rows[0] && { ...rows[0], id: Number(rows[0].id) };
@@ -195,8 +211,9 @@ export async function findProject(db: Queryable, id: number): Promise<ProjectRow
   const { rows } = await db.query<ProjectRow & { id: string; namespace_id: string }>(
     `SELECT p.id, p.name, p.path, p.path_with_namespace, p.namespace_id, p.visibility_level, p.created_at,
             p.updated_at,
-            COALESCE((SELECT json_agg(json_build_object('id', u.id, 'username', u.username, 'name', u.name, 'email', u.email) ORDER BY u.id)
-                        FROM (SELECT DISTINCT u.id, u.username, u.name, u.email
+            COALESCE((SELECT json_agg(json_build_object('id', u.id, 'username', u.username, 'name', u.name, 'email', u.email,
+                                                   'public_email', u.public_email) ORDER BY u.id)
+                        FROM (SELECT DISTINCT u.id, u.username, u.name, u.email, u.public_email
                                 FROM group_members m JOIN users u ON u.id = m.user_id
                                WHERE m.namespace_id = ANY(p.traversal_ids) AND m.access_level = 50
                                  AND u.state = 'active') u), '[]'::json) AS owners

@@ -201,20 +201,26 @@ export async function setFailureState(
 
 /**
  * The hooks an event reaches: those of `groupIds` whose flag for it is on and that are executable
- * now (GitLab drops events for a disabled hook rather than queueing them).
+ * now (GitLab drops events for a disabled hook rather than queueing them), and, given `madeBy` (the
+ * event's time), that existed when it happened: GitLab picks hooks as the change commits, and the
+ * consumer may apply an event long after (a backlog, an outage). created_at is cut to milliseconds,
+ * the precision of an event's time, so a hook made within the event's millisecond still gets it.
  */
 export async function hooksForEvent(
   db: Queryable,
   groupIds: number[],
   flag: Flag,
   autoDisable: boolean,
+  madeBy?: Date,
 ): Promise<{ id: number; group_id: number }[]> {
   const executable = autoDisable
     ? "AND recent_failures <= 39 AND (recent_failures < 4 OR disabled_until IS NULL OR disabled_until < now())"
     : "";
+  const existed = madeBy ? "AND date_trunc('milliseconds', created_at) <= $2" : "";
   const { rows } = await db.query<{ id: string; group_id: string }>(
-    `SELECT id, group_id FROM hooks WHERE group_id = ANY($1::bigint[]) AND ${flag} ${executable} ORDER BY id`,
-    [groupIds],
+    `SELECT id, group_id FROM hooks WHERE group_id = ANY($1::bigint[]) AND ${flag} ${executable} ${existed}
+     ORDER BY id`,
+    madeBy ? [groupIds, madeBy] : [groupIds],
   );
   return rows.map((r) => ({ id: Number(r.id), group_id: Number(r.group_id) }));
 }

@@ -1,23 +1,34 @@
-import type { BackgroundTask, PoolClient, Timer } from "@canopy/kit";
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  type BackgroundTask,
+  type PoolClient,
+  type Timer,
+} from "@canopy/kit";
 import { alertStatus } from "../domain/hook-rules";
 import type { Deps } from "../deps";
 import { attempt, recordOutcome } from "../commands/attempt";
-import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy } from "../delivery";
+import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy, type SendOutcome } from "../delivery";
 import {
-  claimDue,
+  claimRun,
   DELIVERIES_CHANNEL,
+  finishDeliveries,
   finishDelivery,
   nextDueAt,
   postponeDelivery,
+  releaseDeliveries,
   retryDelivery,
   type DeliveryRow,
 } from "../store/deliveries";
 import { findHookById } from "../store/hooks";
+import { pruneTombstones } from "../store/copies";
 import { pruneLogs } from "../store/logs";
+import { countAttempt, countGivenUp } from "./delivery-metrics";
 
 /**
  * The delivery workers of one replica (CANOPY_HOOK_WORKERS loops). Every replica runs them; they
- * share the `deliveries` table and never take the same row (store/deliveries.ts claimDue). An idle
+ * share the `deliveries` table and never take the same row (store/deliveries.ts claimRun). An idle
  * worker does not poll PostgreSQL in a tight loop: it sleeps until a NOTIFY (the consumer's commit
  * of new deliveries, on any replica), the next retry falls due, or CANOPY_HOOK_POLL_MS passes.
  *
@@ -26,6 +37,10 @@ import { pruneLogs } from "../store/logs";
  * CANOPY_HOOK_RETRY_BASE_SECONDS, or after the receiver's Retry-After; GitLab's auto-disabling
  * counts the delivery once, after its last attempt. A delivery of a temporarily disabled hook waits
  * until the hook is executable again; one of a hook disabled for good is dropped.
+ *
+ * A worker takes a hook's due deliveries as a run (up to RUN_LIMIT, in event order) and sends them one
+ * after another, recording the successes together: per-hook ordering allows one delivery of a hook
+ * in flight, so without runs a busy hook went only as fast as one claim-send-record cycle.
  */
 export function deliveryWorkers(deps: Deps): BackgroundTask[] {
   const count = deps.config.CANOPY_HOOK_WORKERS;
@@ -63,17 +78,17 @@ async function startWorkers(deps: Deps, count: number): Promise<() => Promise<vo
   const loop = async () => {
     while (running) {
       try {
-        const claimed = await claimDue(
+        const run = await claimRun(
           deps.pool,
-          1,
-          deps.config.CANOPY_HOOK_TIMEOUT_SECONDS + 30,
+          RUN_LIMIT,
+          leaseSecondsOf(deps),
           deps.config.CANOPY_HOOK_ORDER_HOLD_SECONDS,
         );
-        if (!claimed.length) {
+        if (!run.length) {
           await nap();
           continue;
         }
-        for (const delivery of claimed) await deliver(deps, delivery);
+        await deliverRun(deps, run);
       } catch (err) {
         deps.log.error({ err }, "hook delivery worker failed; retrying");
         await nap();
@@ -97,34 +112,92 @@ const retryPolicy = (deps: Deps): RetryPolicy => ({
   baseDelayMs: deps.config.CANOPY_HOOK_RETRY_BASE_SECONDS * 1000,
 });
 
-/** One claimed delivery: sent, then finished, retried later or postponed. */
-export async function deliver(deps: Deps, d: DeliveryRow): Promise<void> {
-  const hook = await findHookById(deps.pool, deps.secrets, d.hook_id);
-  if (!hook) return finishDelivery(deps.pool, d.id);
+/** The most deliveries of one hook a worker claims at once. */
+const RUN_LIMIT = 50;
+/** A claim's lease: one attempt's timeout and a margin (a dead worker's rows come back after it). */
+const leaseSecondsOf = (deps: Deps) => deps.config.CANOPY_HOOK_TIMEOUT_SECONDS + 30;
+
+/**
+ * One claimed run of a hook's deliveries, in order: each sent; the successes finished together. The
+ * first that fails is retried later or finished as now, and the unsent rest goes back unspent to wait
+ * behind it (ordering). A run also stops while another attempt could still outlast the lease, so a
+ * slow receiver never lets the lease run out under a delivery another worker would then send again.
+ */
+export async function deliverRun(deps: Deps, run: DeliveryRow[]): Promise<void> {
+  const hook = await findHookById(deps.pool, deps.secrets, run[0]!.hook_id);
+  if (!hook)
+    return finishDeliveries(
+      deps.pool,
+      run.map((d) => d.id),
+    );
   const status = alertStatus(hook, deps.config.CANOPY_HOOK_AUTO_DISABLE);
   if (status === "disabled") {
-    deps.log.info({ hook_id: hook.id, delivery_id: d.id }, "hook disabled; delivery dropped");
-    return finishDelivery(deps.pool, d.id);
+    deps.log.info({ hook_id: hook.id, deliveries: run.length }, "hook disabled; deliveries dropped");
+    return finishDeliveries(
+      deps.pool,
+      run.map((d) => d.id),
+    );
   }
-  if (status === "temporarily_disabled") return postponeDelivery(deps.pool, d.id, hook.disabled_until!);
-  const { outcome, entry, ok } = await attempt(deps, hook, {
-    trigger: d.trigger,
-    payload: d.payload,
-    idempotencyKey: d.idempotency_key,
-    eventUuid: d.event_uuid,
-  });
-  if (ok) {
-    await finishDelivery(deps.pool, d.id);
-    return recordOutcome(deps, hook.id, true);
+  if (status === "temporarily_disabled") {
+    for (const d of run) await postponeDelivery(deps.pool, d.id, hook.disabled_until!);
+    return;
   }
+  const sendUntil = Date.now() + (leaseSecondsOf(deps) - deps.config.CANOPY_HOOK_TIMEOUT_SECONDS - 5) * 1000;
+  const delivered: number[] = [];
+  let failure: { d: DeliveryRow; outcome: SendOutcome; status: string } | undefined;
+  let sent = 0;
+  try {
+    for (const d of run) {
+      if (sent > 0 && Date.now() > sendUntil) break;
+      sent++;
+      // The send continues the trace of the event that fired it (kept in the row: this runs later,
+      // from a claim, in no request's context).
+      const fired = propagation.extract(ROOT_CONTEXT, d.trace_context ?? {});
+      const { outcome, entry, ok } = await context.with(fired, () =>
+        attempt(deps, hook, {
+          trigger: d.trigger,
+          payload: d.payload,
+          idempotencyKey: d.idempotency_key,
+          eventUuid: d.event_uuid,
+        }),
+      );
+      countAttempt(d.trigger, outcome);
+      if (!ok) {
+        failure = { d, outcome, status: entry.responseStatus };
+        break;
+      }
+      delivered.push(d.id);
+    }
+  } finally {
+    // Also when an attempt could not be recorded: what was delivered must not be sent again.
+    await finishDeliveries(deps.pool, delivered);
+  }
+  // The unsent rest goes back behind the failed one, which is still leased and so holds it back.
+  await releaseDeliveries(
+    deps.pool,
+    run.slice(sent).map((r) => r.id),
+  );
+  if (delivered.length) await recordOutcome(deps, hook.id, true);
+  if (failure) await failed(deps, hook.id, failure.d, failure.outcome, failure.status);
+}
+
+/** A delivery that failed: tried again later, or for the last time (auto-disabling counts it). */
+async function failed(
+  deps: Deps,
+  hookId: number,
+  d: DeliveryRow,
+  outcome: SendOutcome,
+  responseStatus: string,
+): Promise<void> {
   const retry = nextRetry(d.attempts, outcome, { policy: retryPolicy(deps) });
   if (retry.retry) return retryDelivery(deps.pool, d.id, retry.delayMs);
   deps.log.warn(
-    { hook_id: hook.id, delivery_id: d.id, attempts: d.attempts, status: entry.responseStatus },
+    { hook_id: hookId, delivery_id: d.id, attempts: d.attempts, status: responseStatus },
     "hook delivery failed for good",
   );
+  countGivenUp(d.trigger);
   await finishDelivery(deps.pool, d.id);
-  await recordOutcome(deps, hook.id, false);
+  await recordOutcome(deps, hookId, false);
 }
 
 /** Prunes log rows past the retention, on one replica at a time (a try-lock: the others skip). */
@@ -145,6 +218,7 @@ export const pruneTimer = (deps: Deps): Timer => ({
         for (let n = 5_000; n === 5_000; pruned += n)
           n = await pruneLogs(client, deps.config.CANOPY_HOOK_LOG_RETENTION_DAYS, 5_000);
         if (pruned) deps.log.info({ pruned }, "hook logs pruned");
+        await pruneTombstones(client, deps.config.CANOPY_HOOK_LOG_RETENTION_DAYS);
       } finally {
         await client.query("SELECT pg_advisory_unlock(hashtextextended('canopy-hooks-prune', 0))");
       }

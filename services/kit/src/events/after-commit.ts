@@ -23,6 +23,9 @@ export interface RecordedEvent {
 /** Publishes what is pending and says where the given events landed (event id -> stream sequence). */
 export type Publisher = (ids: string[]) => Promise<Map<string, number>>;
 
+/** The longest a call's committed write waits for its events to be published. */
+export const PUBLISH_MAX_WAIT_MS = 2_000;
+
 const recordedIn = new WeakMap<object, RecordedEvent[]>();
 const publishers = new WeakMap<Pool, Publisher>();
 
@@ -38,16 +41,25 @@ export function setPublisher(pool: Pool, publish: Publisher | undefined): void {
   else publishers.delete(pool);
 }
 
-/** After COMMIT: publishes what `tx` recorded (if anything) and resolves once it is published. */
+/**
+ * After COMMIT: publishes what `tx` recorded (if anything) and resolves once it is published. In a
+ * call, the wait is bounded (`publishBy`, at most PUBLISH_MAX_WAIT_MS): a broker that does not take
+ * the events in time leaves them to the relay, and the write answers without their positions.
+ */
 export async function publishRecorded(pool: Pool, tx: object): Promise<void> {
   const recorded = recordedIn.get(tx);
   if (!recorded) return;
   recordedIn.delete(tx);
   const publish = publishers.get(pool);
   if (!publish) return;
-  const sequences = await publish(recorded.map((e) => e.id));
-  const written = requestContext.getStore()?.written;
-  if (!written) return;
+  const store = requestContext.getStore();
+  const published = publish(recorded.map((e) => e.id));
+  const sequences =
+    store?.publishBy === undefined
+      ? await published
+      : await within(published, Math.min(PUBLISH_MAX_WAIT_MS, store.publishBy - Date.now()));
+  const written = store?.written;
+  if (!written || !sequences) return;
   for (const event of recorded) {
     const seq = sequences.get(event.id);
     if (seq === undefined) continue;
@@ -59,4 +71,17 @@ export async function publishRecorded(pool: Pool, tx: object): Promise<void> {
 /** After ROLLBACK: the pooled client is reused, so it must not carry the mark into its next transaction. */
 export function forgetRecorded(tx: object): void {
   recordedIn.delete(tx);
+}
+
+/** `work`'s result, or undefined when it takes longer than `ms` (it goes on in the background). */
+async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>(
+    (resolve) => (timer = setTimeout(() => resolve(undefined), Math.max(0, ms))),
+  );
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,11 +1,28 @@
-import { context, propagation } from "@opentelemetry/api";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { AckPolicy, DeliverPolicy, headers as natsHeaders, type JsMsg, type NatsConnection } from "nats";
 import type { Pool, PoolClient } from "pg";
 import type { Logger } from "pino";
 import { events } from "@canopy/protos";
 import { withTransaction } from "../db";
+import { metrics } from "../metrics";
 import { deadLetterSubject } from "./catalog";
 import type { EventStream } from "./stream";
+
+const tracer = trace.getTracer("canopy-events");
+
+/**
+ * The trace an event continues: the relay's publish span from the message's headers, or (a message
+ * published before relays set them, or republished from elsewhere) the context the envelope recorded.
+ */
+function traceContextOf(msg: JsMsg, event: events.Event): Record<string, string> {
+  const traceparent = msg.headers?.get("traceparent");
+  if (!traceparent) return event.traceContext;
+  const tracestate = msg.headers?.get("tracestate");
+  return tracestate ? { traceparent, tracestate } : { traceparent };
+}
+
+/** The most events a durable consumer applies in one transaction (and pulls ahead). */
+const BATCH = 64;
 
 /** nats-server before 2.10 accepts only `filter_subject`; several subjects need 2.10's `filter_subjects`. */
 const filterOf = (subjects: string[]) =>
@@ -40,7 +57,8 @@ export interface DurableConsumerOptions {
 
 /**
  * A durable JetStream consumer with exactly-once effects: the handler's writes and the row in
- * `processed_events` commit together, and the message is acked only after that commit. A redelivered
+ * `processed_events` commit together (events that arrived together share one transaction), and the
+ * message is acked only after that commit. A redelivered
  * event that was already handled is acked without running the handler again. After `maxDeliver`
  * failed attempts the event is published to `canopy.dlq.<name>` (in the stream) and terminated.
  */
@@ -59,57 +77,125 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
     ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
   });
   const consumer = await nc.jetstream().consumers.get(stream.name, name);
-  const messages = await consumer.consume({ max_messages: 64 });
+  const messages = await consumer.consume({ max_messages: BATCH });
 
-  const handleOne = async (msg: JsMsg) => {
-    let event: events.Event | undefined;
-    try {
-      // Decoded inside the try: bytes that are not an envelope are retried and dead-lettered like any
-      // failure instead of ending the consume loop (and with it the consumer) with an exception.
-      const decoded = (event = events.Event.decode(msg.data));
-      const parent = propagation.extract(context.active(), decoded.traceContext);
-      await context.with(parent, () =>
-        withTransaction(pool, async (tx) => {
-          const fresh = await tx.query(
-            "INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            [name, decoded.id],
-          );
-          if (fresh.rowCount) await options.handle(decoded, tx, { streamSequence: msg.seq });
-        }),
-      );
-      msg.ack();
-      options.applied?.();
-    } catch (err) {
-      const attempt = msg.info.deliveryCount;
-      if (attempt >= maxDeliver) {
-        log.error({ err, consumer: name, event_id: event?.id, type: event?.type }, "event dead-lettered");
-        const h = natsHeaders();
-        h.set("Canopy-Original-Subject", msg.subject);
-        h.set("Canopy-Error", String((err as Error).message).slice(0, 500));
-        await nc.jetstream().publish(stream.subject(deadLetterSubject(name)), msg.data, {
-          headers: h,
-          msgID: `${name}:${event?.id || `seq-${msg.seq}`}`,
-        });
-        msg.term();
-      } else {
-        log.warn({ err, consumer: name, event_id: event?.id, attempt }, "event handling failed; will retry");
-        msg.nak(retryDelayMs * attempt);
-      }
+  /** A failed event: offered again after a delay, or parked on the dead-letter subject. */
+  const failed = async (msg: JsMsg, err: unknown, event?: events.Event) => {
+    const attempt = msg.info.deliveryCount;
+    if (attempt >= maxDeliver) {
+      log.error({ err, consumer: name, event_id: event?.id, type: event?.type }, "event dead-lettered");
+      metrics.deadLetters.inc({ consumer: name });
+      const h = natsHeaders();
+      h.set("Canopy-Original-Subject", msg.subject);
+      h.set("Canopy-Error", String((err as Error).message).slice(0, 500));
+      await nc.jetstream().publish(stream.subject(deadLetterSubject(name)), msg.data, {
+        headers: h,
+        msgID: `${name}:${event?.id || `seq-${msg.seq}`}`,
+      });
+      msg.term();
+    } else {
+      log.warn({ err, consumer: name, event_id: event?.id, attempt }, "event handling failed; will retry");
+      msg.nak(retryDelayMs * attempt);
     }
   };
 
-  const loop = (async () => {
-    for await (const msg of messages) {
+  /**
+   * The events that arrived together, in stream order, in one transaction (a commit and a round trip
+   * per batch rather than per event: a burst of thousands of member events is applied in tens of
+   * transactions). Each event runs under a savepoint, so one that fails is rolled back alone, and only
+   * the events whose effects committed are acked.
+   */
+  const handleBatch = async (batch: JsMsg[]) => {
+    const results: { msg: JsMsg; event?: events.Event; err?: unknown }[] = [];
+    try {
+      await withTransaction(pool, async (tx) => {
+        for (const msg of batch) {
+          let event: events.Event | undefined;
+          try {
+            // Decoded inside the try: bytes that are not an envelope are retried and dead-lettered
+            // like any failure instead of ending the consume loop with an exception.
+            const decoded = (event = events.Event.decode(msg.data));
+            await tx.query("SAVEPOINT canopy_event");
+            const parent = propagation.extract(context.active(), traceContextOf(msg, decoded));
+            const span = tracer.startSpan(
+              `process ${decoded.type}`,
+              {
+                kind: SpanKind.CONSUMER,
+                attributes: { "messaging.system": "nats", "messaging.consumer.group.name": name },
+              },
+              parent,
+            );
+            try {
+              await context.with(trace.setSpan(parent, span), async () => {
+                const fresh = await tx.query(
+                  "INSERT INTO processed_events (consumer, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                  [name, decoded.id],
+                );
+                if (fresh.rowCount) await options.handle(decoded, tx, { streamSequence: msg.seq });
+              });
+            } catch (err) {
+              span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message?.slice(0, 200) });
+              throw err;
+            } finally {
+              span.end();
+            }
+            await tx.query("RELEASE SAVEPOINT canopy_event");
+            results.push({ msg, event });
+          } catch (err) {
+            if (event) await tx.query("ROLLBACK TO SAVEPOINT canopy_event");
+            results.push({ msg, event, err });
+          }
+        }
+      });
+    } catch (err) {
+      // The commit itself failed: nothing of the batch was applied.
+      for (const r of results) r.err ??= err;
+      for (const msg of batch.slice(results.length)) results.push({ msg, err });
+    }
+    for (const r of results) {
+      if (r.err === undefined) r.msg.ack();
       // Even a failed dead-letter publish must not end the loop; the message is redelivered later.
-      await handleOne(msg).catch((err) =>
-        log.error({ err, consumer: name }, "event could not be handled or parked"),
-      );
+      else
+        await failed(r.msg, r.err, r.event).catch((err) =>
+          log.error({ err, consumer: name }, "event could not be handled or parked"),
+        );
+    }
+    if (results.some((r) => r.err === undefined)) options.applied?.();
+  };
+
+  // The consume loop only queues; the worker takes whatever has queued meanwhile as one batch.
+  const queue: JsMsg[] = [];
+  let wake: (() => void) | undefined;
+  let drained: (() => void) | undefined;
+  let done = false;
+  const worker = (async () => {
+    for (;;) {
+      if (!queue.length) {
+        if (done) return;
+        await new Promise<void>((resolve) => (wake = resolve));
+        continue;
+      }
+      await handleBatch(queue.splice(0, BATCH));
+      drained?.();
     }
   })();
+  const loop = (async () => {
+    for await (const msg of messages) {
+      queue.push(msg);
+      wake?.();
+      // Pull no further ahead than a batch: queued messages' ack wait is running.
+      if (queue.length >= BATCH) await new Promise<void>((resolve) => (drained = resolve));
+    }
+  })().finally(() => {
+    done = true;
+    wake?.();
+  });
   return {
     stop: async () => {
       await messages.close();
+      drained?.();
       await loop;
+      await worker;
     },
   };
 }

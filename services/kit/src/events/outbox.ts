@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { context, propagation } from "@opentelemetry/api";
-import { headers as natsHeaders, type NatsConnection } from "nats";
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
+import { headers as natsHeaders, type JetStreamClient, type NatsConnection } from "nats";
 import type { Pool, PoolClient } from "pg";
 import type { Logger } from "pino";
 import { common, events } from "@canopy/protos";
@@ -10,6 +10,7 @@ import type { EventKind } from "./catalog";
 import type { EventStream } from "./stream";
 
 const NOTIFY_CHANNEL = "canopy_outbox";
+const tracer = trace.getTracer("canopy-events");
 
 /**
  * Records an event in the caller's transaction (transactional outbox): the event exists if and only
@@ -41,6 +42,52 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
 }
 
 /**
+ * `recordEvent` for many events of one kind, in their order, in one statement: a command that writes
+ * thousands of rows (an LDAP sync adding 5,000 members) would otherwise spend a round trip per event.
+ * Returns their ids, in order.
+ */
+export async function recordEvents<T>(
+  tx: Queryable,
+  kind: EventKind<T>,
+  payloads: T[],
+  actor?: common.Actor,
+): Promise<string[]> {
+  if (!payloads.length) return [];
+  const traceContext: Record<string, string> = {};
+  propagation.inject(context.active(), traceContext);
+  const occurredAt = new Date();
+  const ids = payloads.map(() => randomUUID());
+  const envelopes = payloads.map((payload, i) =>
+    Buffer.from(
+      events.Event.encode({
+        id: ids[i]!,
+        type: kind.type,
+        occurredAt,
+        actor,
+        traceContext,
+        payload: Buffer.from(kind.codec.encode(payload).finish()),
+      }).finish(),
+    ),
+  );
+  // One round trip: the rows (seq in the payloads' order), and the NOTIFY that wakes relays when the
+  // transaction commits.
+  await tx.query({
+    name: "canopy-outbox-record-many",
+    text: `WITH recorded AS (
+        INSERT INTO outbox (id, subject, envelope)
+        SELECT e.id, $2, e.envelope FROM unnest($1::uuid[], $3::bytea[]) WITH ORDINALITY AS e (id, envelope, n)
+         ORDER BY e.n
+        RETURNING 1)
+      SELECT pg_notify($4, '') FROM (SELECT 1 FROM recorded LIMIT 1) one`,
+    values: [ids, kind.subject, envelopes, NOTIFY_CHANNEL],
+  });
+  payloads.forEach((payload, i) =>
+    markEventRecorded(tx, { id: ids[i]!, subject: kind.subject, users: kind.users?.(payload) ?? [] }),
+  );
+  return ids;
+}
+
+/**
  * Publishes outbox rows to the deployment's stream in order, each with `Nats-Msg-Id` = event id so a row
  * published twice (a crash between publish and commit) is dropped by the stream's duplicate window.
  * Rows are claimed with FOR UPDATE SKIP LOCKED, so any number of replicas can run a relay.
@@ -51,6 +98,9 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
  * without a further query when this process published them, and with one `FOR SHARE` read (which
  * waits for the other relay's commit) when another replica's relay took them first.
  */
+/** The longest a write's lookup of where its events landed waits for another relay's locks. */
+const LOOKUP_LOCK_TIMEOUT_MS = 1_000;
+
 export class OutboxRelay {
   private listener?: PoolClient;
   private timer?: NodeJS.Timeout;
@@ -61,6 +111,8 @@ export class OutboxRelay {
   private lastCleanup = 0;
   /** Event id -> stream sequence of what this relay published lately, until a write asks for it. */
   private readonly landed = new Map<string, number>();
+  /** The last pass failed (NATS away or refusing): nothing is being published. */
+  private failing = false;
 
   constructor(
     private readonly pool: Pool,
@@ -92,7 +144,13 @@ export class OutboxRelay {
       return this.queued;
     }
     this.running = this.drain()
-      .catch((err) => this.log.warn({ err }, "outbox relay pass failed; will retry"))
+      .then(() => {
+        this.failing = false;
+      })
+      .catch((err) => {
+        this.failing = true;
+        this.log.warn({ err }, "outbox relay pass failed; will retry");
+      })
       .finally(() => {
         this.running = undefined;
       });
@@ -112,18 +170,31 @@ export class OutboxRelay {
         this.landed.delete(id);
       }
     }
-    if (!missing.length || this.stopped) return found;
+    // While our relay fails (NATS away) no other replica's relay is publishing either: no lookup.
+    if (!missing.length || this.stopped || this.failing) return found;
     // Another replica's relay took them: FOR SHARE waits until its transaction, which publishes them
     // before it commits, is over. A row still without a sequence then was not published (NATS down:
     // the relay retries, and the write answers without a position, as it answers without its event).
+    // The wait is bounded (LOOKUP_LOCK_TIMEOUT): a relay that locked the rows and then lost the
+    // broker holds them until its publish times out (5 s), and every write meanwhile would hold a
+    // pooled connection that long, until the pool ran dry (the fault suite's NATS scenario: writes
+    // answered 503 at their deadline when NATS stopped).
+    const client = await this.pool.connect().catch(() => undefined);
+    if (!client) return found;
     try {
-      const { rows } = await this.pool.query<{ id: string; stream_seq: number | null }>(
+      await client.query("BEGIN");
+      await client.query(`SET LOCAL lock_timeout = ${LOOKUP_LOCK_TIMEOUT_MS}`);
+      const { rows } = await client.query<{ id: string; stream_seq: number | null }>(
         "SELECT id, stream_seq FROM outbox WHERE id = ANY($1::uuid[]) FOR SHARE",
         [missing],
       );
+      await client.query("COMMIT");
       for (const row of rows) if (row.stream_seq !== null) found.set(row.id, row.stream_seq);
     } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
       this.log.warn({ err }, "could not read where events were published");
+    } finally {
+      client.release();
     }
     return found;
   }
@@ -133,6 +204,34 @@ export class OutboxRelay {
     // Events no write asks for (recorded outside withTransaction) must not pile up.
     if (this.landed.size > 10_000)
       for (const key of [...this.landed.keys()].slice(0, 1_000)) this.landed.delete(key);
+  }
+
+  /**
+   * One outbox row to the stream; its stream sequence. The relay runs in no request's context (a
+   * timer, a NOTIFY, or whichever write kicked it): the publish span continues the trace of the write
+   * that recorded the event, and the message's headers carry the publish span on to the consumers.
+   */
+  private async publishRow(js: JetStreamClient, row: { id: string; subject: string; envelope: Buffer }) {
+    const recorded = propagation.extract(ROOT_CONTEXT, events.Event.decode(row.envelope).traceContext);
+    const span = tracer.startSpan(
+      `publish ${row.subject}`,
+      { kind: SpanKind.PRODUCER, attributes: { "messaging.system": "nats", "messaging.message.id": row.id } },
+      recorded,
+    );
+    const h = natsHeaders();
+    const carrier: Record<string, string> = {};
+    propagation.inject(trace.setSpan(recorded, span), carrier);
+    for (const [k, v] of Object.entries(carrier)) h.set(k, v);
+    try {
+      // A duplicate (published before a crash lost the mark) answers its first sequence.
+      const ack = await js.publish(this.stream.subject(row.subject), row.envelope, {
+        msgID: row.id,
+        headers: h,
+      });
+      return ack.seq;
+    } finally {
+      span.end();
+    }
   }
 
   private async drain(): Promise<void> {
@@ -154,25 +253,25 @@ export class OutboxRelay {
            ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
           [batch],
         );
-        const sequences: number[] = [];
-        for (const row of rows) {
-          const h = natsHeaders();
-          const env = events.Event.decode(row.envelope);
-          for (const [k, v] of Object.entries(env.traceContext)) h.set(k, v);
-          // A duplicate (published before a crash lost the mark) answers its first sequence.
-          const ack = await js.publish(this.stream.subject(row.subject), row.envelope, {
-            msgID: row.id,
-            headers: h,
-          });
-          sequences.push(ack.seq);
-          this.rememberLanded(row.id, ack.seq);
-        }
-        if (rows.length) {
+        // Published without waiting for each ack (one round trip per batch, not per event): the
+        // requests go out on one connection in call order, so the stream stores them in outbox order.
+        // Should one fail, only the rows before it are marked; the rest are offered again (a
+        // duplicate answers its first sequence), so no event is ever marked ahead of one that failed.
+        const settled = await Promise.allSettled(rows.map((row) => this.publishRow(js, row)));
+        const failedAt = settled.findIndex((r) => r.status === "rejected");
+        const landed = failedAt < 0 ? rows.length : failedAt;
+        const sequences = settled.slice(0, landed).map((r) => (r as PromiseFulfilledResult<number>).value);
+        rows.slice(0, landed).forEach((row, i) => this.rememberLanded(row.id, sequences[i]!));
+        if (landed) {
           await client.query(
             `UPDATE outbox SET published_at = now(), stream_seq = landed.stream_seq
              FROM unnest($1::bigint[], $2::bigint[]) AS landed (seq, stream_seq) WHERE outbox.seq = landed.seq`,
-            [rows.map((r) => r.seq), sequences],
+            [rows.slice(0, landed).map((r) => r.seq), sequences],
           );
+        }
+        if (failedAt >= 0) {
+          await client.query("COMMIT");
+          throw (settled[failedAt] as PromiseRejectedResult).reason;
         }
         await client.query("COMMIT");
         count = rows.length;

@@ -7,7 +7,7 @@ import {
   type ServiceDefinition,
   type ServiceError,
 } from "@grpc/grpc-js";
-import { context, propagation } from "@opentelemetry/api";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { metadataSetter } from "./metadata";
 import { CALL_ASSERTION_HEADER, type CallSigner } from "./call-assertion";
 import { channelCredentials, type GrpcTls } from "./tls";
@@ -51,11 +51,17 @@ const deadlineInterceptor =
   (options, nextCall) =>
     new InterceptingCall(nextCall({ ...options, deadline: options.deadline ?? Date.now() + ms }));
 
-/** Carries the active trace context (W3C headers) and the request id to the server. */
+const tracer = trace.getTracer("canopy-grpc");
+
+/**
+ * Carries the active trace context (W3C headers) and the request id to the server. A call made
+ * through the promise client already carries its client span's context (set before grpc-js runs the
+ * interceptors, which may start the call on a later tick); one made on `raw` gets the active one here.
+ */
 const traceInterceptor: Interceptor = (options, nextCall) =>
   new InterceptingCall(nextCall(options), {
     start(metadata, listener, next) {
-      propagation.inject(context.active(), metadata, metadataSetter);
+      if (!metadata.get("traceparent").length) propagation.inject(context.active(), metadata, metadataSetter);
       const requestId = currentRequestId();
       if (requestId) metadata.set("x-request-id", requestId);
       next(metadata, listener);
@@ -175,15 +181,28 @@ export function createClient<S extends ServiceDefinition>(
   const client: Record<string, unknown> = { raw, close: () => raw.close() };
   for (const key of Object.keys(definition)) {
     const method = (raw as unknown as Record<string, (...args: unknown[]) => void>)[key]!.bind(raw);
-    client[key] = (request: unknown, callOptions?: { deadlineMs?: number }) =>
-      new Promise((resolve, reject) =>
+    // `canopy.groups.v1.GroupsService/CreateGroup`: the server's span has the same name, kind SERVER.
+    const path = definition[key]!.path;
+    client[key] = (request: unknown, callOptions?: { deadlineMs?: number }) => {
+      const span = tracer.startSpan(path, { kind: SpanKind.CLIENT, attributes: { "rpc.system": "grpc" } });
+      const metadata = new Metadata();
+      propagation.inject(trace.setSpan(context.active(), span), metadata, metadataSetter);
+      return new Promise((resolve, reject) =>
         method(
           request,
-          new Metadata(),
+          metadata,
           callOptions?.deadlineMs ? { deadline: Date.now() + callOptions.deadlineMs } : {},
-          (err: ServiceError | null, response: unknown) => (err ? reject(err) : resolve(response)),
+          (err: ServiceError | null, response: unknown) => {
+            if (err) {
+              span.setAttribute("rpc.grpc.status_code", err.code);
+              span.setStatus({ code: SpanStatusCode.ERROR });
+            }
+            span.end();
+            return err ? reject(err) : resolve(response);
+          },
         ),
       );
+    };
   }
   return client as PromiseClient<S>;
 }

@@ -11,7 +11,7 @@ import type { HealthImplementation } from "grpc-health-check";
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Logger } from "pino";
 import { CanopyError, toServiceError } from "../errors";
-import { metrics } from "../metrics";
+import { observeGrpcCall } from "../metrics";
 import { metadataGetter } from "./metadata";
 import { requestContext } from "../request-context";
 import { CALL_ASSERTION_HEADER, requestDigest, type CallVerifier } from "./call-assertion";
@@ -91,9 +91,14 @@ async function readAfterWrites(
   if (header === undefined) return;
   const positions = parsePositions(header);
   if (!positions.size) return;
-  const deadline = call.getDeadline();
-  const left = deadline instanceof Date ? deadline.getTime() - Date.now() : Number(deadline) - Date.now();
+  const left = deadlineOf(call) - Date.now();
   await progress.waitFor(positions, Math.min(READ_AFTER_MAX_WAIT_MS, left - DEADLINE_RESERVE_MS));
+}
+
+/** The caller's deadline in epoch ms (Infinity without one). */
+function deadlineOf(call: ServerUnaryCall<unknown, unknown>): number {
+  const deadline = call.getDeadline();
+  return deadline instanceof Date ? deadline.getTime() : Number(deadline);
 }
 
 const assertionIn = (metadata: Metadata) => {
@@ -122,17 +127,24 @@ function adapt<S extends ServiceDefinition>(
     handlers[key] = (call: ServerUnaryCall<unknown, unknown>, callback: sendUnaryData<unknown>) => {
       const fault = verifier.check(assertionIn(call.metadata), method, digests.get(call.request as object));
       if (fault) {
-        metrics.grpcServerSeconds.observe({ method, code: "UNAUTHENTICATED" }, 0);
+        observeGrpcCall(method, "UNAUTHENTICATED", 0);
         log.warn({ method, fault, peer: call.getPeer() }, "call refused: not signed by the gateway");
         return callback({ code: status.UNAUTHENTICATED, details: "call not signed by the gateway" });
       }
       const parent = propagation.extract(context.active(), call.metadata, metadataGetter);
-      const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
-      const stopTimer = metrics.grpcServerSeconds.startTimer({ method });
+      const span = tracer.startSpan(
+        method,
+        { kind: SpanKind.SERVER, attributes: { "rpc.system": "grpc" } },
+        parent,
+      );
+      const started = process.hrtime.bigint();
+      const stopTimer = (code: string) =>
+        observeGrpcCall(method, code, Number(process.hrtime.bigint() - started) / 1e9);
       const requestId = String(call.metadata.get("x-request-id")[0] ?? "");
       const written = emptyWritten();
+      const publishBy = deadlineOf(call) - DEADLINE_RESERVE_MS;
       requestContext
-        .run({ requestId, written }, () =>
+        .run({ requestId, written, publishBy }, () =>
           context.with(trace.setSpan(parent, span), async () => {
             await readAfterWrites(call, progress);
             return handler(call.request as never, call as never);
@@ -140,7 +152,7 @@ function adapt<S extends ServiceDefinition>(
         )
         .then(
           (response) => {
-            stopTimer({ code: "OK" });
+            stopTimer("OK");
             span.end();
             callback(null, response, writtenTrailer(written));
           },
@@ -148,7 +160,9 @@ function adapt<S extends ServiceDefinition>(
             const e = toServiceError(err);
             // A call can fail after a transaction of it committed: its events are written all the same.
             if (e.metadata) writtenTrailer(written, e.metadata);
-            stopTimer({ code: status[e.code ?? status.INTERNAL] });
+            const code = status[e.code ?? status.INTERNAL];
+            stopTimer(code);
+            span.setAttribute("rpc.grpc.status_code", e.code ?? status.INTERNAL);
             if (!(err instanceof CanopyError) || e.code === status.INTERNAL) {
               log.error({ err, method }, "rpc failed");
               span.setStatus({ code: SpanStatusCode.ERROR });

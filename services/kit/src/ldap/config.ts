@@ -37,6 +37,8 @@ export interface LdapServer {
   timeout: number;
   lowercaseUsernames: boolean;
   activeDirectory: boolean;
+  /** A user made at their first sign-in waits for an administrator's approval (GitLab's setting). */
+  blockAutoCreatedUsers: boolean;
 }
 
 /** Which directory attributes give a user's fields; for a list, the first present wins. */
@@ -62,7 +64,6 @@ const IGNORED_GITLAB_KEYS = [
   "admin_group",
   "external_groups",
   "sync_ssh_keys",
-  "block_auto_created_users",
   "allow_username_or_email_login",
   "smartcard_auth",
   "smartcard_ad_cert_field",
@@ -111,6 +112,7 @@ const serverSchema = z
     timeout: z.number().int().min(1).max(3600).default(10),
     lowercase_usernames: z.boolean().default(false),
     active_directory: z.boolean().default(true),
+    block_auto_created_users: z.boolean().default(false),
     ...Object.fromEntries(IGNORED_GITLAB_KEYS.map((k) => [k, z.unknown().optional()])),
   })
   .strict();
@@ -160,6 +162,7 @@ function toServer(id: string, s: ServerInput, problems: string[]): LdapServer {
     timeout: s.timeout,
     lowercaseUsernames: s.lowercase_usernames,
     activeDirectory: s.active_directory,
+    blockAutoCreatedUsers: s.block_auto_created_users,
   };
 }
 

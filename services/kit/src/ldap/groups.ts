@@ -18,7 +18,7 @@ export interface LdapGroup {
   memberUids: string[];
 }
 
-const GROUP_ATTRIBUTES = ["cn", "memberuid", "member", "submember", "uniquemember", "memberof"];
+export const GROUP_ATTRIBUTES = ["cn", "memberuid", "member", "submember", "uniquemember", "memberof"];
 
 export async function findGroupByCn(directory: LdapDirectory, cn: string): Promise<LdapGroup | undefined> {
   const { groupBase } = directory.server;
@@ -29,15 +29,29 @@ export async function findGroupByCn(directory: LdapDirectory, cn: string): Promi
     attributes: GROUP_ATTRIBUTES,
   });
   if (!entry) return undefined;
+  const group = await groupOfEntry(directory, entry, ["member", "uniqueMember", "memberOf"]);
+  return { ...group, cn: group.cn || cn };
+}
+
+/**
+ * The group an entry read with GROUP_ATTRIBUTES is: its members are the first of `memberAttributes`
+ * that has values (ranges followed), plus any `submember`. Active Directory's nested groups are read
+ * with `member` and `uniqueMember` only: their `memberOf` names their parents, not members.
+ */
+export async function groupOfEntry(
+  directory: LdapDirectory,
+  entry: Entry,
+  memberAttributes: string[],
+): Promise<LdapGroup> {
   let memberDns: string[] = [];
-  for (const attribute of ["member", "uniqueMember", "memberOf"]) {
+  for (const attribute of memberAttributes) {
     memberDns = await allValues(directory, entry, attribute);
     if (memberDns.length) break;
   }
   const dns = [...memberDns, ...valuesOf(entry, "submember")].map(normalizeDn);
   return {
     dn: normalizeDn(entry.dn),
-    cn: valuesOf(entry, "cn")[0] ?? cn,
+    cn: valuesOf(entry, "cn")[0] ?? "",
     memberDns: [...new Set(dns)],
     memberUids: [...new Set(valuesOf(entry, "memberUid"))],
   };

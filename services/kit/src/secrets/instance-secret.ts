@@ -15,3 +15,11 @@ export async function ensureInstanceSecret(db: Queryable, name: string, candidat
   ]);
   return rows[0]!.value;
 }
+
+/** The secret called `name`, if one was ever stored (nothing is generated here). */
+export async function readInstanceSecret(db: Queryable, name: string): Promise<Buffer | undefined> {
+  const { rows } = await db.query<{ value: Buffer }>("SELECT value FROM instance_secrets WHERE name = $1", [
+    name,
+  ]);
+  return rows[0]?.value;
+}

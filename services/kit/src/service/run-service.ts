@@ -4,6 +4,7 @@ import { createPool, type Pool } from "../db";
 import { startDurableConsumer } from "../events/consumer";
 import { ConsumerProgress } from "../events/consumer-progress";
 import { connectNats, type NatsConnection } from "../events/nats";
+import { watchConsumer, watchOutbox } from "../events/lag-metrics";
 import { OutboxRelay } from "../events/outbox";
 import { eventStreamOf, type EventStream } from "../events/stream";
 import { loadCallVerifier } from "../gateway-keys";
@@ -62,7 +63,7 @@ export async function runService<C extends BaseConfig, D>(
     let closeHealth: () => Promise<void> = async () => undefined;
     lifecycle.onStop("health", () => closeHealth());
 
-    const schema = definition.schema ?? name;
+    const schema = schemaOf(definition);
     const pool = createPool({ url: config.CANOPY_DATABASE_URL, schema });
     lifecycle.onStop("postgres", () => pool.end());
     const applied = await migrate(pool, schema, await readMigrations(definition.migrations));
@@ -74,6 +75,8 @@ export async function runService<C extends BaseConfig, D>(
     const relay = new OutboxRelay(pool, nc, stream, log);
     await relay.start();
     lifecycle.onStop("outbox relay", () => relay.stop());
+    const unwatchOutbox = watchOutbox(name, pool);
+    lifecycle.onStop("outbox lag metric", async () => unwatchOutbox());
 
     const deps = await definition.deps({ name, config, log, pool, nc, stream });
     await definition.prepare?.(deps);
@@ -93,6 +96,11 @@ export async function runService<C extends BaseConfig, D>(
         applied: () => progress?.nudge(consumer.name),
       });
       lifecycle.onStop(`consumer ${consumer.name}`, () => subscription.stop());
+    }
+    if (consumers.length) {
+      const jsm = await nc.jetstreamManager({ timeout: 1_000 });
+      const unwatch = consumers.map((consumer) => watchConsumer(jsm, stream.name, consumer.name));
+      lifecycle.onStop("consumer lag metrics", async () => unwatch.forEach((stop) => stop()));
     }
 
     const grpc = await startGrpcServer({
@@ -116,7 +124,8 @@ export async function runService<C extends BaseConfig, D>(
       host: config.CANOPY_HEALTH_HOST,
       checks: [
         { name: "postgres", check: () => pool.query("SELECT 1") },
-        { name: "nats", check: () => nc.flush() },
+        // Writes still answer without NATS (their events wait in the outbox): degraded, not unready.
+        { name: "nats", check: () => nc.flush(), degradable: true },
         ...(definition.checks?.(deps) ?? []),
       ],
     });
@@ -143,12 +152,50 @@ export async function runService<C extends BaseConfig, D>(
   }
 }
 
+const schemaOf = (definition: { name: string; schema?: string }) => definition.schema ?? definition.name;
+
 /**
- * What a service's `main.ts` calls: runs it until SIGTERM/SIGINT. A configuration error is printed
- * as the list it is (for people), anything else with its stack; either way the process exits 1.
+ * Applies the service's migrations and returns the versions applied, starting nothing else (no NATS,
+ * no gRPC, no health port). It is `node <entry> migrate`, which the Helm chart's pre-install and
+ * pre-upgrade Job runs: a release's schema changes are in place before any of its pods start, so a
+ * long migration never holds up (or races) a rolling update. `runService` still migrates on start,
+ * under the same advisory lock, for `npm start` and for a chart installed without the Job.
  */
-export function runMain<C extends BaseConfig, D>(definition: ServiceDefinition<C, D>): void {
-  runService(definition, { signals: true }).catch((err) => {
+export async function migrateOnly<C extends BaseConfig, D>(
+  definition: ServiceDefinition<C, D>,
+  options: Pick<RunOptions, "env" | "log"> = {},
+): Promise<string[]> {
+  const config = definition.loadConfig(options.env ?? process.env);
+  const log = options.log ?? createLogger(definition.name, config.CANOPY_LOG_LEVEL);
+  const schema = schemaOf(definition);
+  const pool = createPool({ url: config.CANOPY_DATABASE_URL, schema });
+  try {
+    const applied = await migrate(pool, schema, await readMigrations(definition.migrations));
+    log.info({ schema, applied }, applied.length ? "migrations applied" : "migrations up to date");
+    return applied;
+  } finally {
+    await pool.end();
+  }
+}
+
+/**
+ * What a service's `main.ts` calls: runs it until SIGTERM/SIGINT, or with the argument `migrate`
+ * only migrates its schema and exits 0. Any other argument is refused rather than ignored (a typo
+ * must not start the service). A configuration error is printed as the list it is (for people),
+ * anything else with its stack; either way the process exits 1.
+ */
+export function runMain<C extends BaseConfig, D>(
+  definition: ServiceDefinition<C, D>,
+  args = process.argv.slice(2),
+): void {
+  const [command] = args;
+  const run =
+    command === undefined
+      ? runService(definition, { signals: true })
+      : command === "migrate"
+        ? migrateOnly(definition)
+        : Promise.reject(new Error(`unknown command "${command}": expected none, or "migrate"`));
+  run.catch((err) => {
     process.stderr.write(`${err?.name === "ConfigError" ? err.message : (err?.stack ?? err)}\n`);
     process.exit(1);
   });

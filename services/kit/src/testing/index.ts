@@ -13,3 +13,6 @@ export * from "./wait-for";
 export * from "./failures";
 export * from "./slapd";
 export * from "./ldap-server";
+export * from "./own-nats";
+export * from "./own-postgres";
+export * from "./own-redis";

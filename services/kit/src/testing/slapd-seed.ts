@@ -27,9 +27,12 @@ export interface SlapdPerson {
   ou?: string;
   /** Any other attribute of inetOrgPerson, e.g. `{ employeeType: "staff" }`. */
   extra?: Record<string, string | string[]>;
+  /** An Active Directory-like slapd only: the AD logon name (default: the uid). */
+  sAMAccountName?: string;
 }
 
-export type SlapdGroupKind = "groupOfNames" | "groupOfUniqueNames" | "posixGroup";
+/** `group` is Active Directory's (an AD-like slapd only; see slapd-ad.ts). */
+export type SlapdGroupKind = "groupOfNames" | "groupOfUniqueNames" | "posixGroup" | "group";
 
 export interface SlapdGroup {
   cn: string;
@@ -73,12 +76,18 @@ export function sshaPassword(password: string): string {
 
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
-/** The attributes of a person's entry, as an LDAP add takes them. */
-export function personAttributes(p: SlapdPerson): Record<string, string | string[]> {
+/** The attributes of a person's entry, as an LDAP add takes them; on AD also a `user`. */
+export function personAttributes(p: SlapdPerson, activeDirectory = false): Record<string, string | string[]> {
   const sn = p.sn ?? capitalised(p.uid);
   const givenName = p.givenName ?? capitalised(p.uid);
   const attributes: Record<string, string | string[]> = {
-    objectClass: ["top", "person", "organizationalPerson", "inetOrgPerson"],
+    objectClass: [
+      "top",
+      "person",
+      "organizationalPerson",
+      "inetOrgPerson",
+      ...(activeDirectory ? ["user"] : []),
+    ],
     uid: p.uid,
     cn: p.cn ?? `${givenName} ${sn}`,
     sn,
@@ -87,6 +96,7 @@ export function personAttributes(p: SlapdPerson): Record<string, string | string
     ...p.extra,
   };
   if (p.mail !== null) attributes.mail = p.mail ?? `${p.uid}@example.org`;
+  if (activeDirectory) attributes.sAMAccountName = p.sAMAccountName ?? p.uid;
   return attributes;
 }
 
@@ -94,6 +104,7 @@ const MEMBER_ATTRIBUTE: Record<SlapdGroupKind, string> = {
   groupOfNames: "member",
   groupOfUniqueNames: "uniqueMember",
   posixGroup: "memberUid",
+  group: "member",
 };
 
 export const memberAttributeOf = (kind: SlapdGroupKind) => MEMBER_ATTRIBUTE[kind];
@@ -101,6 +112,7 @@ export const memberAttributeOf = (kind: SlapdGroupKind) => MEMBER_ATTRIBUTE[kind
 export function groupAttributes(g: SlapdGroup): Record<string, string | string[]> {
   const attributes: Record<string, string | string[]> = { objectClass: ["top", g.kind], cn: g.cn };
   if (g.kind === "posixGroup") attributes.gidNumber = String(g.gidNumber ?? 6000);
+  if (g.kind === "group") attributes.sAMAccountName = g.cn;
   if (g.members.length) attributes[MEMBER_ATTRIBUTE[g.kind]] = g.members;
   return attributes;
 }
@@ -124,9 +136,20 @@ export function toLdif(entries: { dn: string; attributes: Record<string, string 
     .concat("\n");
 }
 
-/** Every entry of the seeded directory, parents first. */
-export function seedEntries(readerPassword: string) {
-  const ous = [...new Set(SEEDED_PEOPLE.flatMap((p) => (p.ou ? [p.ou] : [])))];
+/**
+ * Every entry of the seeded directory, parents first; `extra` people and groups after the seeded
+ * ones. AD groups cannot be seeded: slapadd runs no overlay, so their members would lack `memberOf`.
+ */
+export function seedEntries(
+  readerPassword: string,
+  extra: { people?: SlapdPerson[]; groups?: SlapdGroup[] } = {},
+  activeDirectory = false,
+) {
+  const people = [...SEEDED_PEOPLE, ...(extra.people ?? [])];
+  const groups = [...SEEDED_GROUPS, ...(extra.groups ?? [])];
+  if (groups.some((g) => g.kind === "group"))
+    throw new Error("AD groups are added to the running slapd (addGroup), not seeded: see slapd-ad.ts");
+  const ous = [...new Set(people.flatMap((p) => (p.ou ? [p.ou] : [])))];
   return [
     {
       dn: SLAPD_BASE,
@@ -146,8 +169,8 @@ export function seedEntries(readerPassword: string) {
       attributes: { objectClass: ["top", "organizationalUnit"], ou },
     })),
     { dn: SLAPD_GROUP_BASE, attributes: { objectClass: ["top", "organizationalUnit"], ou: "groups" } },
-    ...SEEDED_PEOPLE.map((p) => ({ dn: escapedPersonDn(p), attributes: personAttributes(p) })),
-    ...SEEDED_GROUPS.map((g) => ({ dn: groupDn(g.cn), attributes: groupAttributes(g) })),
+    ...people.map((p) => ({ dn: escapedPersonDn(p), attributes: personAttributes(p, activeDirectory) })),
+    ...groups.map((g) => ({ dn: groupDn(g.cn), attributes: groupAttributes(g) })),
   ];
 }
 

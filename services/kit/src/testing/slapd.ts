@@ -1,9 +1,9 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, connect } from "node:net";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { Attribute, Change, Client } from "ldapts";
+import { Attribute, Change } from "ldapts";
+import { adminClient, changeMember, ensureUnit, withAdmin } from "./slapd-admin";
 import {
   SLAPD_ADMIN_DN,
   SLAPD_BASE,
@@ -13,17 +13,19 @@ import {
   escapedPersonDn,
   groupAttributes,
   groupDn,
-  memberAttributeOf,
   personAttributes,
   seedEntries,
   toLdif,
   type SlapdGroup,
-  type SlapdGroupKind,
   type SlapdPerson,
 } from "./slapd-seed";
+import { adDatabaseConf, adGlobalConf } from "./slapd-ad";
+import { SlapdLog } from "./slapd-log";
+import { SLAPADD, SLAPD, ensureSlapdInstalled, freePort, waitUntilListening } from "./slapd-process";
 import { makeTestCertificates } from "./slapd-tls";
 
 export * from "./slapd-seed";
+export { ensureSlapdInstalled } from "./slapd-process";
 
 /**
  * A throwaway OpenLDAP server for tests: Debian's slapd with a slapd.conf of its own (`-f`), an mdb
@@ -52,6 +54,10 @@ export interface Slapd {
   /** Adds people (one connection for all of them); returns their DNs. */
   addPeople(people: SlapdPerson[]): Promise<string[]>;
   addPerson(person: SlapdPerson): Promise<string>;
+  /**
+   * Adds a group; returns its DN. An AD `group`'s members must exist already (the server refuses a
+   * dangling one, as AD does), so a loop of groups is closed with `addMember` afterwards.
+   */
   addGroup(group: SlapdGroup): Promise<string>;
   /** Adds a member to the group `cn` (a DN, or a uid for a posixGroup). */
   addMember(cn: string, member: string): Promise<void>;
@@ -60,10 +66,13 @@ export interface Slapd {
   replaceAttribute(dn: string, attribute: string, values: string[]): Promise<void>;
   deleteEntry(dn: string): Promise<void>;
   /**
-   * Settings for one server of `CANOPY_LDAP_SERVERS` (GitLab's keys) that point at this slapd as an
-   * OpenLDAP (not Active Directory) with its service account; `overrides` replace any of them.
+   * Settings for one server of `CANOPY_LDAP_SERVERS` (GitLab's keys) that point at this slapd with
+   * its service account, as an OpenLDAP (`active_directory: false`, `uid: uid`), or with
+   * `activeDirectory` as Active Directory (`true`, `sAMAccountName`); `overrides` replace any of them.
    */
   serverConfig(overrides?: Record<string, unknown>): Record<string, unknown>;
+  /** With `countSearches`: the search requests the server has served since it was first started. */
+  readonly searches: number;
   /** Stops the server; the data stays for `start()`. */
   stop(): Promise<void>;
   /** Starts it again, on the same ports with the same data. */
@@ -75,46 +84,35 @@ export interface Slapd {
 export interface SlapdOptions {
   /** Also serve ldaps:// and StartTLS with a throwaway CA (see `caFile`). */
   tls?: boolean;
+  /**
+   * More people and groups, loaded offline with slapadd before the server starts, as the seeded
+   * ones are: thousands in a second, where LDAP adds one at a time take a minute (benchmarks).
+   */
+  seed?: { people?: SlapdPerson[]; groups?: SlapdGroup[] };
+  /** Run with `loglevel stats` and count the searches the server serves (`searches`). */
+  countSearches?: boolean;
+  /**
+   * An Active Directory-like directory (slapd-ad.ts): people are also AD `user`s with a
+   * `sAMAccountName`, groups of kind `group` are AD groups whose members the server gives `memberOf`,
+   * and `serverConfig` defaults to `active_directory: true` and `uid: sAMAccountName`.
+   */
+  activeDirectory?: boolean;
 }
 
-const SLAPD = "/usr/sbin/slapd";
-const SLAPADD = "/usr/sbin/slapadd";
 const ADMIN_PASSWORD = "admin-secret";
 const READER_PASSWORD = "reader-secret";
 
-/** Installs Debian's slapd and ldap-utils when missing (as root with apt-get); a clear error if it cannot. */
-export function ensureSlapdInstalled(): void {
-  if (existsSync(SLAPD) && existsSync(SLAPADD)) return;
-  const canInstall = process.getuid?.() === 0 && existsSync("/usr/bin/apt-get");
-  if (!canInstall)
-    throw new Error(
-      "the LDAP tests need OpenLDAP's slapd: apt-get install slapd ldap-utils (as root), or run npm test as root",
-    );
-  const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-  const apt = (...args: string[]) => execFileSync("apt-get", args, { env, stdio: "pipe" });
-  try {
-    apt("install", "-y", "-qq", "slapd", "ldap-utils");
-  } catch {
-    apt("update", "-qq");
-    apt("install", "-y", "-qq", "slapd", "ldap-utils");
-  }
-  if (!existsSync(SLAPD)) throw new Error("apt-get installed slapd but /usr/sbin/slapd is missing");
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-function slapdConf(dir: string, certs?: ReturnType<typeof makeTestCertificates>): string {
+function slapdConf(
+  dir: string,
+  certs: ReturnType<typeof makeTestCertificates> | undefined,
+  activeDirectory: boolean,
+): string {
   const schemas = ["core", "cosine", "inetorgperson", "nis"];
   return [
     ...schemas.map((s) => `include /etc/ldap/schema/${s}.schema`),
     "modulepath /usr/lib/ldap",
     "moduleload back_mdb",
+    ...(activeDirectory ? adGlobalConf(dir) : []),
     `pidfile ${dir}/slapd.pid`,
     `argsfile ${dir}/slapd.args`,
     // The default 500 entries would cut a large group's search short.
@@ -136,6 +134,7 @@ function slapdConf(dir: string, certs?: ReturnType<typeof makeTestCertificates>)
     // People may bind with their password; nobody may read it.
     "access to attrs=userPassword by self write by anonymous auth by * none",
     "access to * by * read",
+    ...(activeDirectory ? adDatabaseConf() : []),
     "",
   ].join("\n");
 }
@@ -152,8 +151,12 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
   mkdirSync(path.join(dir, "data"));
   const certs = options.tls ? makeTestCertificates(dir) : undefined;
   const conf = path.join(dir, "slapd.conf");
-  writeFileSync(conf, slapdConf(dir, certs));
-  writeFileSync(path.join(dir, "seed.ldif"), toLdif(seedEntries(READER_PASSWORD)));
+  const activeDirectory = options.activeDirectory ?? false;
+  writeFileSync(conf, slapdConf(dir, certs, activeDirectory));
+  writeFileSync(
+    path.join(dir, "seed.ldif"),
+    toLdif(seedEntries(READER_PASSWORD, options.seed, activeDirectory)),
+  );
   execFileSync(SLAPADD, ["-q", "-f", conf, "-l", path.join(dir, "seed.ldif")], { stdio: "pipe" });
 
   const host = "127.0.0.1";
@@ -161,14 +164,17 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
   const tlsPort = certs ? await freePort() : undefined;
   const urls = [`ldap://${host}:${port}/`, ...(tlsPort ? [`ldaps://${host}:${tlsPort}/`] : [])];
   let child: ChildProcess | undefined;
+  // One log across restarts: the search count covers the server's whole life.
+  const log = new SlapdLog();
 
   const start = async () => {
     if (child) return;
-    // -d 0: stay in the foreground (so the harness owns the process) and log nothing.
-    const proc = spawn(SLAPD, ["-d", "0", "-f", conf, "-h", urls.join(" ")], { stdio: "pipe" });
-    let output = "";
-    proc.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    proc.stdout.on("data", (d: Buffer) => (output += d.toString()));
+    // -d: stay in the foreground (so the harness owns the process); 0 logs nothing, stats one line
+    // per operation (what `countSearches` reads).
+    const level = options.countSearches ? "stats" : "0";
+    const proc = spawn(SLAPD, ["-d", level, "-f", conf, "-h", urls.join(" ")], { stdio: "pipe" });
+    proc.stderr.on("data", (d: Buffer) => log.write(d));
+    proc.stdout.on("data", (d: Buffer) => log.write(d));
     const exited = new Promise<number | null>((resolve) => proc.once("exit", resolve));
     running.add(proc);
     child = proc;
@@ -176,7 +182,7 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
       running.delete(proc);
       if (child === proc) child = undefined;
     });
-    await waitUntilListening(port, exited, () => output);
+    await waitUntilListening(port, exited, () => log.text());
   };
 
   const stop = async () => {
@@ -190,7 +196,7 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
   };
 
   await start();
-  const admin = () => adminClient(urls[0]!);
+  const admin = () => adminClient(urls[0]!, ADMIN_PASSWORD);
 
   const slapd: Slapd = {
     url: `ldap://${host}:${port}`,
@@ -211,7 +217,7 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
         for (const person of people) {
           if (person.ou) await ensureUnit(client, person.ou);
           const dn = escapedPersonDn(person);
-          await client.add(dn, personAttributes(person));
+          await client.add(dn, personAttributes(person, activeDirectory));
           dns.push(dn);
         }
         return dns;
@@ -232,6 +238,9 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
         ),
       ),
     deleteEntry: (dn) => withAdmin(admin, (client) => client.del(dn)),
+    get searches() {
+      return log.searches;
+    },
     serverConfig: (overrides = {}) => ({
       label: "Example LDAP",
       host,
@@ -240,9 +249,9 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
       bind_dn: SLAPD_READER_DN,
       password: READER_PASSWORD,
       base: SLAPD_BASE,
-      uid: "uid",
+      uid: activeDirectory ? "sAMAccountName" : "uid",
       group_base: SLAPD_GROUP_BASE,
-      active_directory: false,
+      active_directory: activeDirectory,
       timeout: 5,
       ...overrides,
     }),
@@ -254,71 +263,4 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<Slapd> {
     },
   };
   return slapd;
-}
-
-async function waitUntilListening(port: number, exited: Promise<number | null>, output: () => string) {
-  let gone: number | null | undefined;
-  void exited.then((code) => (gone = code));
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    if (gone !== undefined) throw new Error(`slapd exited (${gone}) before listening:\n${output()}`);
-    if (await accepts(port)) return;
-    if (Date.now() > deadline) throw new Error(`slapd did not listen on ${port} within 10 s:\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-const accepts = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, "127.0.0.1");
-    socket.once("connect", () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once("error", () => resolve(false));
-  });
-
-async function adminClient(url: string): Promise<Client> {
-  const client = new Client({ url, timeout: 10_000, connectTimeout: 5_000 });
-  await client.bind(SLAPD_ADMIN_DN, ADMIN_PASSWORD);
-  return client;
-}
-
-async function withAdmin<T>(open: () => Promise<Client>, work: (client: Client) => Promise<T>): Promise<T> {
-  const client = await open();
-  try {
-    return await work(client);
-  } finally {
-    await client.unbind().catch(() => undefined);
-  }
-}
-
-async function ensureUnit(client: Client, ou: string) {
-  const dn = `ou=${ou},${SLAPD_PEOPLE_BASE}`;
-  const { searchEntries } = await client
-    .search(dn, { scope: "base", attributes: ["ou"] })
-    .catch(() => ({ searchEntries: [] }));
-  if (!searchEntries.length) await client.add(dn, { objectClass: ["top", "organizationalUnit"], ou });
-}
-
-async function changeMember(
-  open: () => Promise<Client>,
-  cn: string,
-  member: string,
-  operation: "add" | "delete",
-) {
-  await withAdmin(open, async (client) => {
-    const dn = groupDn(cn);
-    const { searchEntries } = await client.search(dn, { scope: "base", attributes: ["objectClass"] });
-    const classes = [searchEntries[0]?.objectClass ?? []].flat().map(String);
-    const kind = (["groupOfNames", "groupOfUniqueNames", "posixGroup"] as const).find((k) =>
-      classes.some((c) => c.toLowerCase() === k.toLowerCase()),
-    );
-    if (!kind) throw new Error(`${dn} is not a group the harness knows`);
-    const type = memberAttributeOf(kind satisfies SlapdGroupKind);
-    await client.modify(
-      dn,
-      new Change({ operation, modification: new Attribute({ type, values: [member] }) }),
-    );
-  });
 }

@@ -44,6 +44,7 @@ test("GitLab's defaults fill what is left out", () => {
       timeout: 10,
       lowercaseUsernames: false,
       activeDirectory: true,
+      blockAutoCreatedUsers: false,
     },
   ]);
 });
@@ -71,7 +72,8 @@ test("every key is read; ids become lower-case providers; base is normalized", (
       active_directory: true,
       // GitLab keys Canopy does not act on are accepted.
       admin_group: "admins",
-      block_auto_created_users: false,
+      // Read: a user made at first sign-in then waits for approval.
+      block_auto_created_users: true,
     },
   });
   expect(problems).toEqual([]);
@@ -93,6 +95,7 @@ test("every key is read; ids become lower-case providers; base is normalized", (
     },
     timeout: 3,
     lowercaseUsernames: true,
+    blockAutoCreatedUsers: true,
   });
 });
 

@@ -3,7 +3,6 @@ import { GROUPS_EVENTS, type events } from "@canopy/protos";
 import type { Deps } from "../deps";
 import { deleteMember, deleteShare, insertCreatorMember, upsertMember, upsertShare } from "../store/copies";
 import { deleteGroup, findGroupById, rebuildBelow, upsertGroup } from "../store/groups";
-import { finishSync } from "../store/syncs";
 
 /**
  * Keeps the copies of groups, memberships and shares in step with the groups service's events (a
@@ -57,11 +56,4 @@ export async function applyGroupsEvent(deps: Deps, event: events.Event, tx: Pool
   if (shared) return upsertShare(tx, shared);
   const unshared = payloadOf(event, GROUPS_EVENTS.groupUnshared);
   if (unshared) return deleteShare(tx, unshared.sharedGroupId, unshared.sharedWithGroupId);
-  const applied = payloadOf(event, GROUPS_EVENTS.ldapMembersApplied);
-  if (applied) {
-    // A stale answer (an older command overtaken by a newer one) finishes nothing.
-    if (applied.stale) return;
-    deps.log.info({ ...applied }, "ldap sync applied by the groups service");
-    return finishSync(tx, applied.groupId, applied.generation, applied.error);
-  }
 }

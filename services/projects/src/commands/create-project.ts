@@ -24,6 +24,7 @@ import {
   type NamespaceRow,
 } from "../store/namespaces";
 import { findProjectById, insertProject, insertProjectMember, takenInNamespace } from "../store/projects";
+import { insertEvent } from "../store/events";
 import { insertUserIfMissing, userRowOf } from "../store/users";
 
 /** GitLab's answer for a namespace that is missing, invisible or not open to the caller. */
@@ -104,6 +105,8 @@ export async function createProject(
         accessLevel: OWNER,
         createdById: actor.userId,
       });
+    // GitLab's EventCreateService#create_project: the creator's `created`, with no target.
+    await insertEvent(tx, { projectId: created, authorId: actor.userId, action: "created" });
     const row = (await findProjectById(tx, created))!;
     await recordEvent(tx, PROJECTS_EVENTS.projectCreated, { project: projectSnapshot(row) }, actor);
     await recordEvent(

@@ -6,6 +6,7 @@ import {
   deleteExpiredProjectLinks,
   deleteMembershipsBelow,
 } from "../store/member-removals";
+import { insertLeaveEvent } from "../store/events";
 import { membershipOf } from "./members-add";
 
 const BATCH = 500;
@@ -23,8 +24,10 @@ export async function removeMembershipsBelow(
   actor: common.Actor | undefined,
 ): Promise<number> {
   const removed = await deleteMembershipsBelow(tx, groupId, userId);
-  for (const m of removed)
+  for (const m of removed) {
     await recordEvent(tx, PROJECTS_EVENTS.memberRemoved, { member: membershipOf(m) }, actor);
+    await insertLeaveEvent(tx, m);
+  }
   return removed.length;
 }
 
@@ -39,8 +42,10 @@ export async function removeExpiredBatch(
 ): Promise<{ members: number; links: number }> {
   return withTransaction(deps.pool, async (tx) => {
     const members = await deleteExpiredMemberships(tx, batch);
-    for (const m of members)
+    for (const m of members) {
       await recordEvent(tx, PROJECTS_EVENTS.memberRemoved, { member: membershipOf(m) });
+      await insertLeaveEvent(tx, m);
+    }
     const links = await deleteExpiredProjectLinks(tx, batch);
     for (const l of links)
       await recordEvent(tx, PROJECTS_EVENTS.projectUnshared, {

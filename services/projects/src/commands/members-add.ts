@@ -27,6 +27,7 @@ import {
   insertMembership,
   type MembershipRow,
 } from "../store/project-members";
+import { insertEvent } from "../store/events";
 import { findUser, findUserByUsername, insertUserIfMissing, userRowOf, type UserRow } from "../store/users";
 
 /**
@@ -148,6 +149,10 @@ async function insertAndRecord(
     expiresAt: expiresAt || null,
     createdById: actor.userId,
   });
-  if (row) await recordEvent(tx, PROJECTS_EVENTS.memberAdded, { member: membershipOf(row) }, actor);
+  if (!row) return row;
+  await recordEvent(tx, PROJECTS_EVENTS.memberAdded, { member: membershipOf(row) }, actor);
+  // ProjectMember#post_create_hook: the member's `joined` (the personal namespace's owner, made a
+  // member by the project's creation, never passes here).
+  await insertEvent(tx, { projectId, authorId: userId, action: "joined" });
   return row;
 }

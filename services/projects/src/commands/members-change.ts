@@ -18,6 +18,7 @@ import {
   updateMembership,
   type MembershipRow,
 } from "../store/project-members";
+import { insertLeaveEvent } from "../store/events";
 import { membershipOf, requireMemberAdmin, requireOwnerGrant, validate } from "./members-add";
 
 const preconditionFailed = () => apiError(412, "412 Precondition Failed", grpcStatus.FAILED_PRECONDITION);
@@ -97,8 +98,9 @@ export async function removeMember(
     if (!member) throw recordNotFound();
     requireMayChange(actor, project, member, true);
     const removed = await deleteMembership(tx, member.id);
-    if (removed)
-      await recordEvent(tx, PROJECTS_EVENTS.memberRemoved, { member: membershipOf(removed) }, actor);
+    if (!removed) return;
+    await recordEvent(tx, PROJECTS_EVENTS.memberRemoved, { member: membershipOf(removed) }, actor);
+    await insertLeaveEvent(tx, removed);
   });
   return {};
 }

@@ -109,6 +109,27 @@ function build(q: ProjectListQuery) {
   return { w, cteList, ctes, user };
 }
 
+/**
+ * The conditions on `p` (and the CTEs they need) that say which projects a caller sees in every
+ * project list, for lists of things held in projects (store/events.ts). `membership` keeps only the
+ * projects the caller has access to (GitLab's authorized_projects).
+ */
+export function visibleProjectsWhere(viewer: {
+  userId: number;
+  admin: boolean;
+  lowest: number;
+  membership: boolean;
+}): { w: Where; ctes: string } {
+  const { w, ctes } = build({
+    ...viewer,
+    owned: false,
+    starred: false,
+    minAccessLevel: 0,
+    order: { tag: "id:desc", column: "id", desc: true },
+  });
+  return { w, ctes };
+}
+
 const keyExpr = (order: ListOrder) => `p.${order.column}`;
 
 /**

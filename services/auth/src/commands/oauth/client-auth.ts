@@ -1,15 +1,26 @@
 import { timingSafeEqual } from "node:crypto";
 import type { oauth } from "@canopy/protos";
 import { refuse } from "../../domain/oauth/errors";
-import { tokenDigest } from "../../domain/tokens";
+import { tokenDigests } from "../../domain/tokens";
 import type { Deps } from "../../deps";
-import { findApplicationByUid, type ApplicationRow } from "../../store/oauth-applications";
+import { findApplicationByUid, moveSecretDigest, type ApplicationRow } from "../../store/oauth-applications";
 
 const sameDigest = (a: string, b: string) => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 };
+
+/** Whether `secret` is the application's; one found under the previous key is moved to the current one. */
+async function secretMatches(deps: Deps, secret: string, app: ApplicationRow): Promise<boolean> {
+  const digests = tokenDigests(deps, secret);
+  const matched = digests.findIndex((digest) => sameDigest(digest, app.secret_digest));
+  if (matched > 0)
+    await moveSecretDigest(deps.pool, app.id, app.secret_digest, digests[0]!).catch((err) =>
+      deps.log.warn({ err, application_id: app.id }, "could not move a secret's digest to the current key"),
+    );
+  return matched >= 0;
+}
 
 /**
  * The application a token request comes from (Doorkeeper's `by_uid_and_secret`): a confidential
@@ -28,7 +39,7 @@ export async function authenticateClient(
   if (!app) return refuse("invalid_client");
   const secretGiven = client.clientSecret !== "";
   if (app.confidential && !secretGiven) return refuse("invalid_client");
-  if (secretGiven && !sameDigest(tokenDigest(deps.tokenKey, client.clientSecret), app.secret_digest)) {
+  if (secretGiven && !(await secretMatches(deps, client.clientSecret, app))) {
     return refuse("invalid_client");
   }
   return app;
@@ -52,5 +63,5 @@ export async function provesClient(
 ): Promise<boolean> {
   if (!client?.clientId || !client.clientSecret) return false;
   const app = await findApplicationByUid(deps.pool, client.clientId);
-  return Boolean(app && sameDigest(tokenDigest(deps.tokenKey, client.clientSecret), app.secret_digest));
+  return Boolean(app && (await secretMatches(deps, client.clientSecret, app)));
 }

@@ -1,6 +1,6 @@
 import type { oauth } from "@canopy/protos";
 import { OAuthRefusal, oauthError } from "../../domain/oauth/errors";
-import { tokenDigest } from "../../domain/tokens";
+import { tokenDigests } from "../../domain/tokens";
 import type { Deps } from "../../deps";
 import { findByRefreshDigest, type OAuthTokenWithOwner } from "../../store/oauth-tokens";
 import { authenticateClient } from "./client-auth";
@@ -72,7 +72,7 @@ export async function introspect(
 const ownerMayAct = (t: OAuthTokenWithOwner) => t.user_id === null || t.user_state === "active";
 
 async function findLiveRefresh(deps: Deps, value: string) {
-  const row = await findByRefreshDigest(deps.pool, tokenDigest(deps.tokenKey, value));
+  const row = await findByRefreshDigest(deps.pool, tokenDigests(deps, value));
   const expired = row?.refresh_expires_at && row.refresh_expires_at.getTime() <= Date.now();
   return row && !row.revoked_at && !expired ? row : undefined;
 }

@@ -1,7 +1,7 @@
 import { withTransaction } from "@canopy/kit";
 import type { oauth } from "@canopy/protos";
 import { OAuthRefusal, oauthError } from "../../domain/oauth/errors";
-import { tokenDigest } from "../../domain/tokens";
+import { tokenDigests } from "../../domain/tokens";
 import type { Deps } from "../../deps";
 import { isApplicationConfidential } from "../../store/oauth-applications";
 import { findByAccessDigest, findByRefreshDigest, revokeTokenById } from "../../store/oauth-tokens";
@@ -26,12 +26,12 @@ export async function revoke(deps: Deps, req: oauth.RevokeRequest): Promise<oaut
     throw err;
   }
   if (!client && !deps.config.CANOPY_OAUTH_ROPC_WITHOUT_CLIENT) return notYours();
-  const digest = tokenDigest(deps.tokenKey, req.token);
+  const digests = tokenDigests(deps, req.token);
   const order =
     req.tokenTypeHint === "refresh_token"
       ? [findByRefreshDigest, findByAccessDigest]
       : [findByAccessDigest, findByRefreshDigest];
-  const found = (await order[0]!(deps.pool, digest)) ?? (await order[1]!(deps.pool, digest));
+  const found = (await order[0]!(deps.pool, digests)) ?? (await order[1]!(deps.pool, digests));
   if (!found) return {};
   if (found.application_id !== null) {
     const anonymousAllowed = !client && !(await isConfidential(deps, found.application_id));

@@ -20,6 +20,8 @@ import {
 } from "@grpc/grpc-js";
 import { Timestamp } from "../../../google/protobuf/timestamp";
 import { Actor, PageInfo, PageRequest } from "../../common/v1/common";
+import { UserAvatarUpload } from "./avatars";
+import { UserCustomAttribute } from "./custom_attributes";
 
 export enum Refusal {
   REFUSAL_UNSPECIFIED = 0,
@@ -27,6 +29,8 @@ export enum Refusal {
   REFUSAL_EXPIRED = 2,
   REFUSAL_REVOKED = 3,
   REFUSAL_USER_BLOCKED = 4,
+  /** REFUSAL_IMPERSONATION_DISABLED - An impersonation token while impersonation is disabled (CANOPY_IMPERSONATION_ENABLED=false). */
+  REFUSAL_IMPERSONATION_DISABLED = 5,
   UNRECOGNIZED = -1,
 }
 
@@ -47,6 +51,9 @@ export function refusalFromJSON(object: any): Refusal {
     case 4:
     case "REFUSAL_USER_BLOCKED":
       return Refusal.REFUSAL_USER_BLOCKED;
+    case 5:
+    case "REFUSAL_IMPERSONATION_DISABLED":
+      return Refusal.REFUSAL_IMPERSONATION_DISABLED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -66,6 +73,8 @@ export function refusalToJSON(object: Refusal): string {
       return "REFUSAL_REVOKED";
     case Refusal.REFUSAL_USER_BLOCKED:
       return "REFUSAL_USER_BLOCKED";
+    case Refusal.REFUSAL_IMPERSONATION_DISABLED:
+      return "REFUSAL_IMPERSONATION_DISABLED";
     case Refusal.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -76,6 +85,12 @@ export enum UserState {
   USER_STATE_UNSPECIFIED = 0,
   USER_STATE_ACTIVE = 1,
   USER_STATE_BLOCKED = 2,
+  /** USER_STATE_LDAP_BLOCKED - Blocked by the LDAP directory; only the directory lifts it (the API refuses to). */
+  USER_STATE_LDAP_BLOCKED = 3,
+  /** USER_STATE_BLOCKED_PENDING_APPROVAL - Waiting for an administrator's approval (POST /users/:id/approve or /reject). */
+  USER_STATE_BLOCKED_PENDING_APPROVAL = 4,
+  USER_STATE_BANNED = 5,
+  USER_STATE_DEACTIVATED = 6,
   UNRECOGNIZED = -1,
 }
 
@@ -90,6 +105,18 @@ export function userStateFromJSON(object: any): UserState {
     case 2:
     case "USER_STATE_BLOCKED":
       return UserState.USER_STATE_BLOCKED;
+    case 3:
+    case "USER_STATE_LDAP_BLOCKED":
+      return UserState.USER_STATE_LDAP_BLOCKED;
+    case 4:
+    case "USER_STATE_BLOCKED_PENDING_APPROVAL":
+      return UserState.USER_STATE_BLOCKED_PENDING_APPROVAL;
+    case 5:
+    case "USER_STATE_BANNED":
+      return UserState.USER_STATE_BANNED;
+    case 6:
+    case "USER_STATE_DEACTIVATED":
+      return UserState.USER_STATE_DEACTIVATED;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -105,6 +132,14 @@ export function userStateToJSON(object: UserState): string {
       return "USER_STATE_ACTIVE";
     case UserState.USER_STATE_BLOCKED:
       return "USER_STATE_BLOCKED";
+    case UserState.USER_STATE_LDAP_BLOCKED:
+      return "USER_STATE_LDAP_BLOCKED";
+    case UserState.USER_STATE_BLOCKED_PENDING_APPROVAL:
+      return "USER_STATE_BLOCKED_PENDING_APPROVAL";
+    case UserState.USER_STATE_BANNED:
+      return "USER_STATE_BANNED";
+    case UserState.USER_STATE_DEACTIVATED:
+      return "USER_STATE_DEACTIVATED";
     case UserState.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
@@ -229,7 +264,11 @@ export interface AuthenticateResponse {
    * so that /oauth/token/info can be answered from the same cached answer.
    */
   applicationUid: string;
-  tokenCreatedAt?: Date | undefined;
+  tokenCreatedAt?:
+    | Date
+    | undefined;
+  /** The token is an impersonation token: an administrator made it to act as the user (logs say so). */
+  impersonation: boolean;
 }
 
 export interface User {
@@ -259,6 +298,12 @@ export interface User {
    * Filled for administrators only, as GitLab's admin view of a user shows them.
    */
   identities: Identity[];
+  /** Filled only when an administrator asked for them (with_custom_attributes). */
+  customAttributes: UserCustomAttribute[];
+  /** The avatar's path under the external URL ("/uploads/-/system/user/avatar/7/a.png"); empty without one. */
+  avatarPath: string;
+  /** YYYY-MM-DD of the user's last activity (written at most once a day), empty when never active. */
+  lastActivityOn: string;
 }
 
 export interface Identity {
@@ -271,13 +316,15 @@ export interface GetUserRequest {
   id: number;
   /** Used when id is 0. */
   username: string;
+  /** Administrators only: the user's custom attributes with it. */
+  withCustomAttributes: boolean;
 }
 
 export interface ListUsersRequest {
   actor?: Actor | undefined;
   search: string;
   username: string;
-  /** "", "active" or "blocked". */
+  /** "", "active", "blocked" (blocked or LDAP-blocked), or both comma-separated (nobody). */
   state: string;
   page?:
     | PageRequest
@@ -285,6 +332,15 @@ export interface ListUsersRequest {
   /** Both or neither (administrators only): the user with this identity. */
   externUid: string;
   provider: string;
+  /** Administrators only (ignored for anyone else): users having every one of these pairs. */
+  customAttributes: UserCustomAttribute[];
+  /** Administrators only: each user's custom attributes with it. */
+  withCustomAttributes: boolean;
+  /**
+   * With a search: GitLab's User.search order (exact public email, username, name first, then by
+   * name) instead of the newest first.
+   */
+  searchOrder: boolean;
 }
 
 export interface ListUsersResponse {
@@ -320,13 +376,21 @@ export interface UserAttributes {
 
 export interface CreateUserRequest {
   actor?: Actor | undefined;
-  attributes?: UserAttributes | undefined;
+  attributes?:
+    | UserAttributes
+    | undefined;
+  /** An avatar to store with the user, checked with the other attributes. */
+  avatar?: UserAvatarUpload | undefined;
 }
 
 export interface UpdateUserRequest {
   actor?: Actor | undefined;
   id: number;
-  attributes?: UserAttributes | undefined;
+  attributes?:
+    | UserAttributes
+    | undefined;
+  /** A new avatar, replacing the current one; checked with the other attributes. */
+  avatar?: UserAvatarUpload | undefined;
 }
 
 export interface DeleteUserRequest {
@@ -363,7 +427,11 @@ export interface PersonalAccessToken {
   revoked: boolean;
   active: boolean;
   createdAt?: Date | undefined;
-  lastUsedAt?: Date | undefined;
+  lastUsedAt?:
+    | Date
+    | undefined;
+  /** Made by an administrator to act as the user (impersonation_tokens API). */
+  impersonation: boolean;
 }
 
 export interface CreatedPersonalAccessToken {
@@ -544,6 +612,7 @@ function createBaseAuthenticateResponse(): AuthenticateResponse {
     user: undefined,
     applicationUid: "",
     tokenCreatedAt: undefined,
+    impersonation: false,
   };
 }
 
@@ -566,6 +635,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     }
     if (message.tokenCreatedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.tokenCreatedAt), writer.uint32(50).fork()).join();
+    }
+    if (message.impersonation !== false) {
+      writer.uint32(56).bool(message.impersonation);
     }
     return writer;
   },
@@ -631,6 +703,14 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
             message.tokenCreatedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.impersonation = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -663,6 +743,7 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
         : isSet(object.token_created_at)
         ? fromJsonTimestamp(object.token_created_at)
         : undefined,
+      impersonation: isSet(object.impersonation) ? globalThis.Boolean(object.impersonation) : false,
     };
   },
 
@@ -686,6 +767,9 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     if (message.tokenCreatedAt !== undefined) {
       obj.tokenCreatedAt = message.tokenCreatedAt.toISOString();
     }
+    if (message.impersonation !== false) {
+      obj.impersonation = message.impersonation;
+    }
     return obj;
   },
 
@@ -700,6 +784,7 @@ export const AuthenticateResponse: MessageFns<AuthenticateResponse> = {
     message.user = (object.user !== undefined && object.user !== null) ? User.fromPartial(object.user) : undefined;
     message.applicationUid = object.applicationUid ?? "";
     message.tokenCreatedAt = object.tokenCreatedAt ?? undefined;
+    message.impersonation = object.impersonation ?? false;
     return message;
   },
 };
@@ -728,6 +813,9 @@ function createBaseUser(): User {
     privateProfile: false,
     note: "",
     identities: [],
+    customAttributes: [],
+    avatarPath: "",
+    lastActivityOn: "",
   };
 }
 
@@ -798,6 +886,15 @@ export const User: MessageFns<User> = {
     }
     for (const v of message.identities) {
       Identity.encode(v!, writer.uint32(178).fork()).join();
+    }
+    for (const v of message.customAttributes) {
+      UserCustomAttribute.encode(v!, writer.uint32(186).fork()).join();
+    }
+    if (message.avatarPath !== "") {
+      writer.uint32(322).string(message.avatarPath);
+    }
+    if (message.lastActivityOn !== "") {
+      writer.uint32(242).string(message.lastActivityOn);
     }
     return writer;
   },
@@ -991,6 +1088,30 @@ export const User: MessageFns<User> = {
             message.identities.push(Identity.decode(reader, reader.uint32()));
             continue;
           }
+          case 23: {
+            if (tag !== 186) {
+              break;
+            }
+
+            message.customAttributes.push(UserCustomAttribute.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.avatarPath = reader.string();
+            continue;
+          }
+          case 30: {
+            if (tag !== 242) {
+              break;
+            }
+
+            message.lastActivityOn = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1069,6 +1190,21 @@ export const User: MessageFns<User> = {
       identities: globalThis.Array.isArray(object?.identities)
         ? object.identities.map((e: any) => Identity.fromJSON(e))
         : [],
+      customAttributes: globalThis.Array.isArray(object?.customAttributes)
+        ? object.customAttributes.map((e: any) => UserCustomAttribute.fromJSON(e))
+        : globalThis.Array.isArray(object?.custom_attributes)
+        ? object.custom_attributes.map((e: any) => UserCustomAttribute.fromJSON(e))
+        : [],
+      avatarPath: isSet(object.avatarPath)
+        ? globalThis.String(object.avatarPath)
+        : isSet(object.avatar_path)
+        ? globalThis.String(object.avatar_path)
+        : "",
+      lastActivityOn: isSet(object.lastActivityOn)
+        ? globalThis.String(object.lastActivityOn)
+        : isSet(object.last_activity_on)
+        ? globalThis.String(object.last_activity_on)
+        : "",
     };
   },
 
@@ -1140,6 +1276,15 @@ export const User: MessageFns<User> = {
     if (message.identities?.length) {
       obj.identities = message.identities.map((e) => Identity.toJSON(e));
     }
+    if (message.customAttributes?.length) {
+      obj.customAttributes = message.customAttributes.map((e) => UserCustomAttribute.toJSON(e));
+    }
+    if (message.avatarPath !== "") {
+      obj.avatarPath = message.avatarPath;
+    }
+    if (message.lastActivityOn !== "") {
+      obj.lastActivityOn = message.lastActivityOn;
+    }
     return obj;
   },
 
@@ -1170,6 +1315,9 @@ export const User: MessageFns<User> = {
     message.privateProfile = object.privateProfile ?? false;
     message.note = object.note ?? "";
     message.identities = object.identities?.map((e) => Identity.fromPartial(e)) || [];
+    message.customAttributes = object.customAttributes?.map((e) => UserCustomAttribute.fromPartial(e)) || [];
+    message.avatarPath = object.avatarPath ?? "";
+    message.lastActivityOn = object.lastActivityOn ?? "";
     return message;
   },
 };
@@ -1264,7 +1412,7 @@ export const Identity: MessageFns<Identity> = {
 };
 
 function createBaseGetUserRequest(): GetUserRequest {
-  return { actor: undefined, id: 0, username: "" };
+  return { actor: undefined, id: 0, username: "", withCustomAttributes: false };
 }
 
 export const GetUserRequest: MessageFns<GetUserRequest> = {
@@ -1277,6 +1425,9 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
     }
     if (message.username !== "") {
       writer.uint32(26).string(message.username);
+    }
+    if (message.withCustomAttributes !== false) {
+      writer.uint32(32).bool(message.withCustomAttributes);
     }
     return writer;
   },
@@ -1318,6 +1469,14 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
             message.username = reader.string();
             continue;
           }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.withCustomAttributes = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1335,6 +1494,11 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
       actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
       username: isSet(object.username) ? globalThis.String(object.username) : "",
+      withCustomAttributes: isSet(object.withCustomAttributes)
+        ? globalThis.Boolean(object.withCustomAttributes)
+        : isSet(object.with_custom_attributes)
+        ? globalThis.Boolean(object.with_custom_attributes)
+        : false,
     };
   },
 
@@ -1349,6 +1513,9 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
     if (message.username !== "") {
       obj.username = message.username;
     }
+    if (message.withCustomAttributes !== false) {
+      obj.withCustomAttributes = message.withCustomAttributes;
+    }
     return obj;
   },
 
@@ -1360,12 +1527,24 @@ export const GetUserRequest: MessageFns<GetUserRequest> = {
     message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
     message.id = object.id ?? 0;
     message.username = object.username ?? "";
+    message.withCustomAttributes = object.withCustomAttributes ?? false;
     return message;
   },
 };
 
 function createBaseListUsersRequest(): ListUsersRequest {
-  return { actor: undefined, search: "", username: "", state: "", page: undefined, externUid: "", provider: "" };
+  return {
+    actor: undefined,
+    search: "",
+    username: "",
+    state: "",
+    page: undefined,
+    externUid: "",
+    provider: "",
+    customAttributes: [],
+    withCustomAttributes: false,
+    searchOrder: false,
+  };
 }
 
 export const ListUsersRequest: MessageFns<ListUsersRequest> = {
@@ -1390,6 +1569,15 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     }
     if (message.provider !== "") {
       writer.uint32(58).string(message.provider);
+    }
+    for (const v of message.customAttributes) {
+      UserCustomAttribute.encode(v!, writer.uint32(66).fork()).join();
+    }
+    if (message.withCustomAttributes !== false) {
+      writer.uint32(72).bool(message.withCustomAttributes);
+    }
+    if (message.searchOrder !== false) {
+      writer.uint32(320).bool(message.searchOrder);
     }
     return writer;
   },
@@ -1463,6 +1651,30 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
             message.provider = reader.string();
             continue;
           }
+          case 8: {
+            if (tag !== 66) {
+              break;
+            }
+
+            message.customAttributes.push(UserCustomAttribute.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 9: {
+            if (tag !== 72) {
+              break;
+            }
+
+            message.withCustomAttributes = reader.bool();
+            continue;
+          }
+          case 40: {
+            if (tag !== 320) {
+              break;
+            }
+
+            message.searchOrder = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1488,6 +1700,21 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
         ? globalThis.String(object.extern_uid)
         : "",
       provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      customAttributes: globalThis.Array.isArray(object?.customAttributes)
+        ? object.customAttributes.map((e: any) => UserCustomAttribute.fromJSON(e))
+        : globalThis.Array.isArray(object?.custom_attributes)
+        ? object.custom_attributes.map((e: any) => UserCustomAttribute.fromJSON(e))
+        : [],
+      withCustomAttributes: isSet(object.withCustomAttributes)
+        ? globalThis.Boolean(object.withCustomAttributes)
+        : isSet(object.with_custom_attributes)
+        ? globalThis.Boolean(object.with_custom_attributes)
+        : false,
+      searchOrder: isSet(object.searchOrder)
+        ? globalThis.Boolean(object.searchOrder)
+        : isSet(object.search_order)
+        ? globalThis.Boolean(object.search_order)
+        : false,
     };
   },
 
@@ -1514,6 +1741,15 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
     if (message.provider !== "") {
       obj.provider = message.provider;
     }
+    if (message.customAttributes?.length) {
+      obj.customAttributes = message.customAttributes.map((e) => UserCustomAttribute.toJSON(e));
+    }
+    if (message.withCustomAttributes !== false) {
+      obj.withCustomAttributes = message.withCustomAttributes;
+    }
+    if (message.searchOrder !== false) {
+      obj.searchOrder = message.searchOrder;
+    }
     return obj;
   },
 
@@ -1531,6 +1767,9 @@ export const ListUsersRequest: MessageFns<ListUsersRequest> = {
       : undefined;
     message.externUid = object.externUid ?? "";
     message.provider = object.provider ?? "";
+    message.customAttributes = object.customAttributes?.map((e) => UserCustomAttribute.fromPartial(e)) || [];
+    message.withCustomAttributes = object.withCustomAttributes ?? false;
+    message.searchOrder = object.searchOrder ?? false;
     return message;
   },
 };
@@ -2051,7 +2290,7 @@ export const UserAttributes: MessageFns<UserAttributes> = {
 };
 
 function createBaseCreateUserRequest(): CreateUserRequest {
-  return { actor: undefined, attributes: undefined };
+  return { actor: undefined, attributes: undefined, avatar: undefined };
 }
 
 export const CreateUserRequest: MessageFns<CreateUserRequest> = {
@@ -2061,6 +2300,9 @@ export const CreateUserRequest: MessageFns<CreateUserRequest> = {
     }
     if (message.attributes !== undefined) {
       UserAttributes.encode(message.attributes, writer.uint32(18).fork()).join();
+    }
+    if (message.avatar !== undefined) {
+      UserAvatarUpload.encode(message.avatar, writer.uint32(322).fork()).join();
     }
     return writer;
   },
@@ -2094,6 +2336,14 @@ export const CreateUserRequest: MessageFns<CreateUserRequest> = {
             message.attributes = UserAttributes.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.avatar = UserAvatarUpload.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2110,6 +2360,7 @@ export const CreateUserRequest: MessageFns<CreateUserRequest> = {
     return {
       actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       attributes: isSet(object.attributes) ? UserAttributes.fromJSON(object.attributes) : undefined,
+      avatar: isSet(object.avatar) ? UserAvatarUpload.fromJSON(object.avatar) : undefined,
     };
   },
 
@@ -2120,6 +2371,9 @@ export const CreateUserRequest: MessageFns<CreateUserRequest> = {
     }
     if (message.attributes !== undefined) {
       obj.attributes = UserAttributes.toJSON(message.attributes);
+    }
+    if (message.avatar !== undefined) {
+      obj.avatar = UserAvatarUpload.toJSON(message.avatar);
     }
     return obj;
   },
@@ -2133,12 +2387,15 @@ export const CreateUserRequest: MessageFns<CreateUserRequest> = {
     message.attributes = (object.attributes !== undefined && object.attributes !== null)
       ? UserAttributes.fromPartial(object.attributes)
       : undefined;
+    message.avatar = (object.avatar !== undefined && object.avatar !== null)
+      ? UserAvatarUpload.fromPartial(object.avatar)
+      : undefined;
     return message;
   },
 };
 
 function createBaseUpdateUserRequest(): UpdateUserRequest {
-  return { actor: undefined, id: 0, attributes: undefined };
+  return { actor: undefined, id: 0, attributes: undefined, avatar: undefined };
 }
 
 export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
@@ -2151,6 +2408,9 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     }
     if (message.attributes !== undefined) {
       UserAttributes.encode(message.attributes, writer.uint32(26).fork()).join();
+    }
+    if (message.avatar !== undefined) {
+      UserAvatarUpload.encode(message.avatar, writer.uint32(322).fork()).join();
     }
     return writer;
   },
@@ -2192,6 +2452,14 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
             message.attributes = UserAttributes.decode(reader, reader.uint32());
             continue;
           }
+          case 40: {
+            if (tag !== 322) {
+              break;
+            }
+
+            message.avatar = UserAvatarUpload.decode(reader, reader.uint32());
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2209,6 +2477,7 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
       actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
       id: isSet(object.id) ? globalThis.Number(object.id) : 0,
       attributes: isSet(object.attributes) ? UserAttributes.fromJSON(object.attributes) : undefined,
+      avatar: isSet(object.avatar) ? UserAvatarUpload.fromJSON(object.avatar) : undefined,
     };
   },
 
@@ -2223,6 +2492,9 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     if (message.attributes !== undefined) {
       obj.attributes = UserAttributes.toJSON(message.attributes);
     }
+    if (message.avatar !== undefined) {
+      obj.avatar = UserAvatarUpload.toJSON(message.avatar);
+    }
     return obj;
   },
 
@@ -2235,6 +2507,9 @@ export const UpdateUserRequest: MessageFns<UpdateUserRequest> = {
     message.id = object.id ?? 0;
     message.attributes = (object.attributes !== undefined && object.attributes !== null)
       ? UserAttributes.fromPartial(object.attributes)
+      : undefined;
+    message.avatar = (object.avatar !== undefined && object.avatar !== null)
+      ? UserAvatarUpload.fromPartial(object.avatar)
       : undefined;
     return message;
   },
@@ -2643,6 +2918,7 @@ function createBasePersonalAccessToken(): PersonalAccessToken {
     active: false,
     createdAt: undefined,
     lastUsedAt: undefined,
+    impersonation: false,
   };
 }
 
@@ -2677,6 +2953,9 @@ export const PersonalAccessToken: MessageFns<PersonalAccessToken> = {
     }
     if (message.lastUsedAt !== undefined) {
       Timestamp.encode(toTimestamp(message.lastUsedAt), writer.uint32(82).fork()).join();
+    }
+    if (message.impersonation !== false) {
+      writer.uint32(88).bool(message.impersonation);
     }
     return writer;
   },
@@ -2774,6 +3053,14 @@ export const PersonalAccessToken: MessageFns<PersonalAccessToken> = {
             message.lastUsedAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.impersonation = reader.bool();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -2814,6 +3101,7 @@ export const PersonalAccessToken: MessageFns<PersonalAccessToken> = {
         : isSet(object.last_used_at)
         ? fromJsonTimestamp(object.last_used_at)
         : undefined,
+      impersonation: isSet(object.impersonation) ? globalThis.Boolean(object.impersonation) : false,
     };
   },
 
@@ -2849,6 +3137,9 @@ export const PersonalAccessToken: MessageFns<PersonalAccessToken> = {
     if (message.lastUsedAt !== undefined) {
       obj.lastUsedAt = message.lastUsedAt.toISOString();
     }
+    if (message.impersonation !== false) {
+      obj.impersonation = message.impersonation;
+    }
     return obj;
   },
 
@@ -2867,6 +3158,7 @@ export const PersonalAccessToken: MessageFns<PersonalAccessToken> = {
     message.active = object.active ?? false;
     message.createdAt = object.createdAt ?? undefined;
     message.lastUsedAt = object.lastUsedAt ?? undefined;
+    message.impersonation = object.impersonation ?? false;
     return message;
   },
 };

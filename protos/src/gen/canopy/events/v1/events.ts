@@ -51,6 +51,11 @@ export interface UserSnapshot {
    * them all, so a consumer replaces its copy.
    */
   identities: UserIdentity[];
+  /**
+   * The e-mail the user chose to show (GitLab's public_email), empty for none: webhook payloads
+   * name a project's owners by it.
+   */
+  publicEmail: string;
 }
 
 export interface UserIdentity {
@@ -390,6 +395,7 @@ function createBaseUserSnapshot(): UserSnapshot {
     avatarUrl: "",
     email: "",
     identities: [],
+    publicEmail: "",
   };
 }
 
@@ -424,6 +430,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     }
     for (const v of message.identities) {
       UserIdentity.encode(v!, writer.uint32(82).fork()).join();
+    }
+    if (message.publicEmail !== "") {
+      writer.uint32(90).string(message.publicEmail);
     }
     return writer;
   },
@@ -521,6 +530,14 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
             message.identities.push(UserIdentity.decode(reader, reader.uint32()));
             continue;
           }
+          case 11: {
+            if (tag !== 90) {
+              break;
+            }
+
+            message.publicEmail = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -559,6 +576,11 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
       identities: globalThis.Array.isArray(object?.identities)
         ? object.identities.map((e: any) => UserIdentity.fromJSON(e))
         : [],
+      publicEmail: isSet(object.publicEmail)
+        ? globalThis.String(object.publicEmail)
+        : isSet(object.public_email)
+        ? globalThis.String(object.public_email)
+        : "",
     };
   },
 
@@ -594,6 +616,9 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     if (message.identities?.length) {
       obj.identities = message.identities.map((e) => UserIdentity.toJSON(e));
     }
+    if (message.publicEmail !== "") {
+      obj.publicEmail = message.publicEmail;
+    }
     return obj;
   },
 
@@ -612,6 +637,7 @@ export const UserSnapshot: MessageFns<UserSnapshot> = {
     message.avatarUrl = object.avatarUrl ?? "";
     message.email = object.email ?? "";
     message.identities = object.identities?.map((e) => UserIdentity.fromPartial(e)) || [];
+    message.publicEmail = object.publicEmail ?? "";
     return message;
   },
 };

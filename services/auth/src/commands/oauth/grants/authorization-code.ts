@@ -3,7 +3,7 @@ import type { oauth } from "@canopy/protos";
 import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/errors";
 import { grantableTo } from "../../../domain/oauth/scopes";
 import { isValidVerifier, verifierMatches } from "../../../domain/oauth/pkce";
-import { tokenDigest } from "../../../domain/tokens";
+import { tokenDigests } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
 import { lockGrantByDigest, markGrantUsed } from "../../../store/oauth-grants";
 import { revokeTokensOfGrant } from "../../../store/oauth-tokens";
@@ -24,7 +24,7 @@ export async function authorizationCodeGrant(
   if (!req.redirectUri) throw new OAuthRefusal(missingParameter("redirect_uri"));
   const app = await requireClient(deps, req.client);
   const reply = await withTransaction(deps.pool, async (tx) => {
-    const grant = await lockGrantByDigest(tx, tokenDigest(deps.tokenKey, req.code));
+    const grant = await lockGrantByDigest(tx, tokenDigests(deps, req.code));
     if (!grant || grant.application_id !== app.id) return refuse("invalid_grant");
     if (grant.used_at) {
       if (deps.config.CANOPY_OAUTH_REVOKE_ON_CODE_REPLAY) {

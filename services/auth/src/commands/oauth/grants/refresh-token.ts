@@ -2,7 +2,7 @@ import { withTransaction } from "@canopy/kit";
 import type { oauth } from "@canopy/protos";
 import { missingParameter, OAuthRefusal, refuse } from "../../../domain/oauth/errors";
 import { grantableTo, parseScopes } from "../../../domain/oauth/scopes";
-import { tokenDigest } from "../../../domain/tokens";
+import { tokenDigests } from "../../../domain/tokens";
 import type { Deps } from "../../../deps";
 import { lockByRefreshDigest, retireRotated, revokeTokenFamily } from "../../../store/oauth-tokens";
 import { authenticateClient } from "../client-auth";
@@ -24,7 +24,7 @@ export async function refreshTokenGrant(deps: Deps, req: oauth.TokenRequest): Pr
   const client = await authenticateClient(deps, req.client);
   const cfg = deps.config;
   const outcome = await withTransaction<Outcome>(deps.pool, async (tx) => {
-    const old = await lockByRefreshDigest(tx, tokenDigest(deps.tokenKey, req.refreshToken));
+    const old = await lockByRefreshDigest(tx, tokenDigests(deps, req.refreshToken));
     if (!old) return refuse("invalid_grant");
     if (old.application_id !== null && old.application_id !== client?.id) return refuse("invalid_grant");
     if (old.rotated_at) {
