@@ -8,6 +8,7 @@ import type { TestService } from "@canopy/kit/testing";
 import type { GroupsConfig } from "../src/config";
 import type { Deps } from "../src/deps";
 import { runAdjournedDeletions, runQueuedRemovals } from "../src/commands/lifecycle-removal";
+import { queueDueRemovals } from "../src/store/lifecycle";
 import { backdateMark, exists, lifecycleRpc, namespaceRow, removedEvents } from "./lifecycle-support";
 import { startHarness, waitFor, type Harness } from "./support";
 import { startTestService } from "@canopy/kit/testing";
@@ -84,6 +85,26 @@ describe("with two replicas", () => {
     );
     const removed = (await removedEvents(h.db, ids)).map((e) => e.group!.id);
     expect(removed.sort((a, b) => a - b)).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it("a scheduler queueing a due group that another replica is removing skips it instead of failing", async () => {
+    const owner = await h.newUser();
+    const group = await h.newGroup(owner);
+    await one.deleteGroup({ actor: owner.actor, group: { id: group.id } });
+    await backdateMark(h.db, group.id, 8);
+    // The other replica's removal, caught between deleting the row and committing.
+    const remover = await h.db.connect();
+    try {
+      await remover.query("BEGIN");
+      await remover.query("DELETE FROM namespaces WHERE id = $1", [group.id]);
+      const queued = queueDueRemovals(second.deps.pool, 7);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await remover.query("COMMIT");
+      await expect(queued).resolves.toBeGreaterThanOrEqual(0);
+    } finally {
+      remover.release();
+    }
+    expect(await exists(h.db, group.id)).toBe(false);
   });
 
   it("crossing transfers (A under B's subgroup, B under A's) end without a cycle", async () => {

@@ -55,7 +55,9 @@ export async function requestRemoval(
 
 /**
  * Queues the removal of every group marked at least `periodDays` ago (UTC). Safe on any number of
- * replicas at once: a queued group is queued once (the primary key), whoever inserts it.
+ * replicas at once: a queued group is queued once (the primary key), whoever inserts it, and a group
+ * another replica is removing right now is skipped (its row is locked or already gone), since
+ * queueing it would fail on the foreign key the moment that removal commits.
  */
 export async function queueDueRemovals(db: Queryable, periodDays: number): Promise<number> {
   const { rowCount } = await db.query(
@@ -63,6 +65,7 @@ export async function queueDueRemovals(db: Queryable, periodDays: number): Promi
      SELECT n.id, 'adjourned', n.deletion_scheduled_by_id FROM namespaces n
       WHERE n.marked_for_deletion_on IS NOT NULL AND n.kind = 'group'
         AND n.marked_for_deletion_on <= ${UTC_TODAY} - $1::int
+        FOR KEY SHARE OF n SKIP LOCKED
      ON CONFLICT (namespace_id) DO NOTHING`,
     [periodDays],
   );
