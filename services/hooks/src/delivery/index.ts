@@ -20,7 +20,13 @@ export {
 /** GitLab's reasons for refusing a local address (loopback, private, link-local, ...). */
 export { REASONS as LOCAL_ADDRESS_REASONS } from "./address-rules";
 /** Name resolution the guard uses, replaceable in tests; `pinnedLookup` pins a connection. */
-export { systemResolver, pinnedLookup, type Resolver, type ResolvedAddress } from "./resolver";
+export {
+  systemResolver,
+  rememberingResolver,
+  pinnedLookup,
+  type Resolver,
+  type ResolvedAddress,
+} from "./resolver";
 /** POSTs one delivery (redirects, guard per hop, timeout, size caps); never throws. */
 export {
   sendWebhook,

@@ -6,6 +6,7 @@
  */
 import { promises as dns, type LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
+import { LRUCache } from "lru-cache";
 
 /** One address a name resolves to; `family` 4 or 6. */
 export interface ResolvedAddress {
@@ -32,6 +33,35 @@ export const systemResolver: Resolver = async (hostname) => {
     clearTimeout(timer);
   }
 };
+
+type Answer = { addresses: ResolvedAddress[] } | { error: unknown };
+
+/**
+ * `resolve` with a short memory: lookups of one name at once share one query, and its answer (a
+ * failure too) serves for `ttlMs`. Saves and deliveries of many hooks on one host would otherwise
+ * each ask, and resolvers throttle bursts: on this project's CI machine 20 lookups at once took 5 s
+ * and 100 took 20 s, past the API's deadline. Rebinding stays shut: a connection still goes only to
+ * the addresses its own check saw (pinnedLookup).
+ */
+export function rememberingResolver(resolve: Resolver, ttlMs = 5_000): Resolver {
+  const answers = new LRUCache<string, Answer>({
+    max: 10_000,
+    ttl: ttlMs,
+    fetchMethod: (hostname) =>
+      resolve(hostname).then(
+        (addresses) => ({ addresses }),
+        (error: unknown) => ({ error }),
+      ),
+  });
+  return async (hostname) => {
+    const answer = (await answers.fetch(hostname))!;
+    if ("error" in answer) throw answer.error;
+    return answer.addresses;
+  };
+}
+
+/** The resolver the URL guard uses unless given another: the system's, remembered for 5 s. */
+export const defaultResolver = rememberingResolver(systemResolver);
 
 /**
  * The addresses a connection may use: the first of each family, as GitLab caps its candidates

@@ -15,7 +15,7 @@
  */
 import { localAddressReason, machineAddresses, normalizeAddress, type IpAddress } from "./address-rules";
 import { isAddressAllowed, isDomainAllowed, parseAllowlist } from "./allowlist";
-import { connectionCandidates, systemResolver, type ResolvedAddress, type Resolver } from "./resolver";
+import { connectionCandidates, defaultResolver, type ResolvedAddress, type Resolver } from "./resolver";
 
 /** The application settings the guard reads (a subset of kit's ApplicationSettings). */
 export interface OutboundRequestSettings {
@@ -27,7 +27,7 @@ export interface OutboundRequestSettings {
 
 export interface UrlGuardOptions {
   settings: OutboundRequestSettings;
-  /** Name resolution; the system resolver by default. Tests inject one. */
+  /** Name resolution; the system resolver (remembered for a few seconds) by default. Tests inject one. */
   resolve?: Resolver;
   /** The instance's own external URL: requests to its exact scheme, host and port are allowed. */
   instanceUrl?: string;
@@ -119,7 +119,7 @@ async function evaluate(raw: string, options: UrlGuardOptions, pinning: boolean)
   const domainAllowed = isDomainAllowed(allowlist, url.hostname, port);
   let resolved: ResolvedAddress[];
   try {
-    resolved = await resolveHost(url, options.resolve ?? systemResolver);
+    resolved = await resolveHost(url, options.resolve ?? defaultResolver);
   } catch {
     // An unresolvable name is refused only when something depends on its addresses.
     const enforce = !domainAllowed && (denyAll || pinning);
