@@ -21,6 +21,7 @@ export * from "./events/catalog";
 export * from "./events/stream";
 export * from "./events/nats";
 export * from "./events/outbox";
+export { recordEvent, recordEvents } from "./events/outbox-record";
 export * from "./events/consumer";
 export * from "./events/event-backfill";
 export * from "./events/consumer-progress";

@@ -151,6 +151,33 @@ describe("recordEvent + OutboxRelay", () => {
     expect(payloads).toEqual([1, ...Array.from({ length: 250 }, (_, i) => 100 + i), 2]);
   });
 
+  it("marks only the rows before a publish that fails, and publishes the rest once when it can", async () => {
+    const kind = testKind(subjects.subject("partial"));
+    // The third envelope is past the server's largest message: its publish alone is refused.
+    const tooBig = Buffer.alloc(nc.info!.max_payload + 1);
+    let kept: Buffer | undefined;
+    const ids = await withTransaction(pool, async (tx) => {
+      const out: string[] = [];
+      for (let userId = 1; userId <= 5; userId++)
+        out.push(await recordEvent(tx, kind, { userId, username: "u" }));
+      kept = (await tx.query("SELECT envelope FROM outbox WHERE id = $1", [out[2]])).rows[0].envelope;
+      await tx.query("UPDATE outbox SET envelope = $2 WHERE id = $1", [out[2], tooBig]);
+      return out;
+    });
+    await relay.kick();
+    const marked = async () =>
+      Promise.all(ids.map(async (id) => (await outboxRow(id))!.published_at !== null));
+    expect(await marked()).toEqual([true, true, false, false, false]);
+
+    await pool.query("UPDATE outbox SET envelope = $2 WHERE id = $1", [ids[2], kept]);
+    await relay.kick();
+    expect(await marked()).toEqual([true, true, true, true, true]);
+    // Each once: the later rows, sent in the failed pass too, were dropped as duplicates by their id.
+    const published = (await messagesOn(nc, kind.subject)).map((m) => m.header.get("Nats-Msg-Id"));
+    expect([...published].sort()).toEqual([...ids].sort());
+    expect(published.slice(0, 2)).toEqual(ids.slice(0, 2));
+  });
+
   it("is woken by the commit itself (LISTEN/NOTIFY), without a kick or a poll", async () => {
     const { kind } = await commitEvent("notified", 44);
     await waitFor(

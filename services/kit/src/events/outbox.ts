@@ -1,91 +1,13 @@
-import { randomUUID } from "node:crypto";
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
+import { propagation, ROOT_CONTEXT, SpanKind, trace } from "@opentelemetry/api";
 import { headers as natsHeaders, type JetStreamClient, type NatsConnection } from "nats";
 import type { Pool, PoolClient } from "pg";
 import type { Logger } from "pino";
-import { common, events } from "@canopy/protos";
-import type { Queryable } from "../db";
-import { markEventRecorded, setPublisher } from "./after-commit";
-import type { EventKind } from "./catalog";
+import { events } from "@canopy/protos";
+import { setPublisher } from "./after-commit";
+import { NOTIFY_CHANNEL } from "./outbox-record";
 import type { EventStream } from "./stream";
 
-const NOTIFY_CHANNEL = "canopy_outbox";
 const tracer = trace.getTracer("canopy-events");
-
-/**
- * Records an event in the caller's transaction (transactional outbox): the event exists if and only
- * if the change that caused it committed. The relay publishes it afterwards. The row keeps the
- * logical subject: which stream it goes to is the relay's configuration, so renaming the stream
- * later still publishes what is pending.
- */
-export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload: T, actor?: common.Actor) {
-  const id = randomUUID();
-  const traceContext: Record<string, string> = {};
-  propagation.inject(context.active(), traceContext);
-  const envelope = events.Event.encode({
-    id,
-    type: kind.type,
-    occurredAt: new Date(),
-    actor,
-    traceContext,
-    payload: Buffer.from(kind.codec.encode(payload).finish()),
-  }).finish();
-  // One round trip: the row, and the NOTIFY that wakes relays when the transaction commits.
-  await tx.query({
-    name: "canopy-outbox-record",
-    text: `WITH recorded AS (INSERT INTO outbox (id, subject, envelope) VALUES ($1, $2, $3) RETURNING id)
-      SELECT pg_notify($4, '') FROM recorded`,
-    values: [id, kind.subject, envelope, NOTIFY_CHANNEL],
-  });
-  markEventRecorded(tx, { id, subject: kind.subject, users: kind.users?.(payload) ?? [] });
-  return id;
-}
-
-/**
- * `recordEvent` for many events of one kind, in their order, in one statement: a command that writes
- * thousands of rows (an LDAP sync adding 5,000 members) would otherwise spend a round trip per event.
- * Returns their ids, in order.
- */
-export async function recordEvents<T>(
-  tx: Queryable,
-  kind: EventKind<T>,
-  payloads: T[],
-  actor?: common.Actor,
-): Promise<string[]> {
-  if (!payloads.length) return [];
-  const traceContext: Record<string, string> = {};
-  propagation.inject(context.active(), traceContext);
-  const occurredAt = new Date();
-  const ids = payloads.map(() => randomUUID());
-  const envelopes = payloads.map((payload, i) =>
-    Buffer.from(
-      events.Event.encode({
-        id: ids[i]!,
-        type: kind.type,
-        occurredAt,
-        actor,
-        traceContext,
-        payload: Buffer.from(kind.codec.encode(payload).finish()),
-      }).finish(),
-    ),
-  );
-  // One round trip: the rows (seq in the payloads' order), and the NOTIFY that wakes relays when the
-  // transaction commits.
-  await tx.query({
-    name: "canopy-outbox-record-many",
-    text: `WITH recorded AS (
-        INSERT INTO outbox (id, subject, envelope)
-        SELECT e.id, $2, e.envelope FROM unnest($1::uuid[], $3::bytea[]) WITH ORDINALITY AS e (id, envelope, n)
-         ORDER BY e.n
-        RETURNING 1)
-      SELECT pg_notify($4, '') FROM (SELECT 1 FROM recorded LIMIT 1) one`,
-    values: [ids, kind.subject, envelopes, NOTIFY_CHANNEL],
-  });
-  payloads.forEach((payload, i) =>
-    markEventRecorded(tx, { id: ids[i]!, subject: kind.subject, users: kind.users?.(payload) ?? [] }),
-  );
-  return ids;
-}
 
 /**
  * Publishes outbox rows to the deployment's stream in order, each with `Nats-Msg-Id` = event id so a row
@@ -257,6 +179,8 @@ export class OutboxRelay {
         // requests go out on one connection in call order, so the stream stores them in outbox order.
         // Should one fail, only the rows before it are marked; the rest are offered again (a
         // duplicate answers its first sequence), so no event is ever marked ahead of one that failed.
+        // The later ones were sent all the same: when the server refuses one message but takes the
+        // next (one too large; a lost connection fails them all), the stream holds those ahead of it.
         const settled = await Promise.allSettled(rows.map((row) => this.publishRow(js, row)));
         const failedAt = settled.findIndex((r) => r.status === "rejected");
         const landed = failedAt < 0 ? rows.length : failedAt;
