@@ -7,6 +7,7 @@ import {
   ISO_TIME,
   startStack,
   UNAUTHORIZED,
+  waitFor,
   type Stack,
 } from "./support";
 import { knownUser, newProject, type Json } from "./project-members-support";
@@ -149,6 +150,36 @@ describe("events over HTTP", () => {
     expectError(await stack.gw.get(userEvents("99999999999999999999")), 404, {
       message: "404 User Not Found",
     });
+  });
+
+  it("drops a deleted user's events with them, and writes none for them after (GitLab deletes an author's events)", async () => {
+    const owner = await knownUser(stack);
+    const leaver = await knownUser(stack);
+    const admin = await createAdmin(stack);
+    const adminToken = (await createToken(stack, admin.id, ["api"])).token;
+    const project = await newProject(stack, owner.secret, { visibility: "public" });
+    await addMember(owner.secret, project.id, leaver.user.id);
+    const actions = async () =>
+      summary((await stack.gw.get(projectEvents(project.id), { token: owner.secret })).body);
+    expect(await actions()).toEqual([
+      ["joined", project.id, leaver.user.id],
+      ["created", project.id, owner.user.id],
+    ]);
+
+    expect((await stack.gw.delete(`/api/v4/users/${leaver.user.id}`, { token: adminToken })).status).toBe(
+      204,
+    );
+    await waitFor(
+      "the deletion reached the projects service",
+      async () => (await actions()).length === 1,
+      30_000,
+    );
+    expect(await actions()).toEqual([["created", project.id, owner.user.id]]);
+    // Nothing of theirs comes back: no `left` for the memberships their deletion removed.
+    const { rowCount } = await stack.db.query("SELECT 1 FROM projects.events WHERE author_id = $1", [
+      leaver.user.id,
+    ]);
+    expect(rowCount).toBe(0);
   });
 
   it("answers [] for a private profile except to themselves and administrators", async () => {

@@ -9,11 +9,22 @@ export async function insertEvent(
   db: Queryable,
   e: { projectId: number; authorId: number; action: EventAction },
 ): Promise<void> {
-  await db.query("INSERT INTO events (project_id, author_id, action) VALUES ($1, $2, $3)", [
-    e.projectId,
-    e.authorId,
-    e.action,
-  ]);
+  await db.query(
+    `INSERT INTO events (project_id, author_id, action) SELECT $1, $2, $3
+      WHERE ${NOT_DELETED_AUTHOR}`,
+    [e.projectId, e.authorId, e.action],
+  );
+}
+
+/**
+ * A deleted user's events go with them (GitLab's User `has_many :events, dependent: :delete_all`), so
+ * none may be written after the deletion reached this service: a change racing with it is not told.
+ */
+const NOT_DELETED_AUTHOR = "NOT EXISTS (SELECT 1 FROM deleted_users WHERE id = $2::bigint)";
+
+/** Every event the user authored; their deletion's transaction. */
+export async function deleteEventsOfAuthor(db: Queryable, authorId: number): Promise<void> {
+  await db.query("DELETE FROM events WHERE author_id = $1", [authorId]);
 }
 
 /**
@@ -26,7 +37,8 @@ export async function insertLeaveEvent(
 ): Promise<void> {
   await db.query(
     `INSERT INTO events (project_id, author_id, action)
-     VALUES ($1, $2, CASE WHEN $3::date <= ${UTC_TODAY} THEN 'expired' ELSE 'left' END)`,
+     SELECT $1, $2, CASE WHEN $3::date <= ${UTC_TODAY} THEN 'expired' ELSE 'left' END
+      WHERE ${NOT_DELETED_AUTHOR}`,
     [m.project_id, m.user_id, m.expires_at],
   );
 }

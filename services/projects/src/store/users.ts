@@ -1,4 +1,5 @@
 import type { Queryable } from "@canopy/kit";
+import { deleteEventsOfAuthor } from "./events";
 import type { events } from "@canopy/protos";
 
 /** The copy of a user this service keeps (from auth's events; see events/users.ts). */
@@ -52,7 +53,7 @@ export async function setUserState(db: Queryable, id: number, state: string): Pr
   await db.query("UPDATE users SET state = $2, updated_at = now() WHERE id = $1", [id, state]);
 }
 
-/** Forgets the user: their copy, stars and direct project memberships. */
+/** Forgets the user: their copy, stars, direct project memberships and the events they authored. */
 export async function deleteUser(db: Queryable, id: number): Promise<void> {
   await db.query(
     `WITH s AS (DELETE FROM stars WHERE user_id = $1 RETURNING project_id)
@@ -63,6 +64,7 @@ export async function deleteUser(db: Queryable, id: number): Promise<void> {
   await db.query("DELETE FROM project_members WHERE user_id = $1", [id]);
   await db.query("DELETE FROM group_members WHERE user_id = $1", [id]);
   await db.query("DELETE FROM users WHERE id = $1", [id]);
+  await deleteEventsOfAuthor(db, id);
   await db.query("INSERT INTO deleted_users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [id]);
 }
 
