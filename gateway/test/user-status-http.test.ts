@@ -78,6 +78,50 @@ describe("GET and PUT /user/status", () => {
     expect(await stored(me.user.id)).toEqual([]);
   });
 
+  it("PATCH changes only what it is given, and nothing given answers null without a change", async () => {
+    const me = await signedInUser(stack);
+    const patch = (json: unknown) =>
+      stack.gw.request("PATCH", "/api/v4/user/status", { token: me.secret, json });
+    await setStatus(me, {
+      emoji: "coffee",
+      message: "brewing",
+      availability: "busy",
+      clear_status_after: "8_hours",
+    });
+    const before = (await stack.gw.get("/api/v4/user/status", { token: me.secret })).body as Record<
+      string,
+      unknown
+    >;
+
+    const empty = await patch({});
+    expect({ status: empty.status, body: empty.body }).toEqual({ status: 200, body: null });
+    expect((await stack.gw.get("/api/v4/user/status", { token: me.secret })).body).toEqual(before);
+
+    // The message and clear time stay; a blank availability keeps the one set (as for PUT).
+    const emoji = await patch({ emoji: "tada", availability: "" });
+    expect({ status: emoji.status, body: emoji.body }).toEqual({
+      status: 200,
+      body: { ...before, emoji: "tada" },
+    });
+    // A message alone: GitLab's service gives a blank emoji its default, so the emoji is reset.
+    expect((await patch({ message: "back soon" })).body).toEqual({
+      ...before,
+      emoji: "speech_balloon",
+      message: "back soon",
+      message_html: "back soon",
+    });
+    // Only a clear time: neither emoji, message nor availability given, so the status goes (GitLab's).
+    expect((await patch({ clear_status_after: "1_day" })).body).toEqual(NONE);
+    expectError(await patch({ emoji: "not_an_emoji" }), 400, {
+      message: { emoji: ["is not a valid emoji name"] },
+    });
+    expectError(
+      await stack.gw.request("PATCH", "/api/v4/user/status", { json: { emoji: "tada" } }),
+      401,
+      UNAUTHORIZED,
+    );
+  });
+
   it("sets clear_status_at from clear_status_after, and a status past it reads as none", async () => {
     const me = await signedInUser(stack);
     const before = Date.now();

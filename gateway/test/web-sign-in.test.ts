@@ -135,6 +135,20 @@ test("a blocked user is refused, and a blocked user's session stops working", as
   expect((await signedIn.get("/profile/applications")).location).toBe("/users/sign_in");
 });
 
+test("a user pending approval is told so, but only after the right password", async () => {
+  const user = await createUser(stack);
+  await stack.db.query("UPDATE auth.users SET state = 'blocked_pending_approval' WHERE id = $1", [user.id]);
+  const res = await browser().signIn(user.username);
+  expect(res.status).toBe(200);
+  expect(res.text).toContain(
+    "Your account is pending approval from your GitLab administrator and hence blocked. Please contact your GitLab administrator if you think this is an error.",
+  );
+  expect(res.text).not.toContain("has been blocked");
+  const wrong = await browser().signIn(user.username, "not-the-password");
+  expect(wrong.text).toContain("Invalid login or password.");
+  expect(wrong.text).not.toContain("pending approval");
+});
+
 describe("after sign-in, only paths on this site are followed", () => {
   const attempts = [
     "//evil.example",

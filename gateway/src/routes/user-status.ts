@@ -2,12 +2,12 @@ import { userStatusEntity } from "../entities/user-status";
 import { UserStatus } from "../entities/schemas";
 import { endpoint, type Call } from "../http/endpoint";
 import { notFoundError } from "../http/errors";
-import { sendJson } from "../http/json";
+import { sendJson, sendJsonText } from "../http/json";
 import { param } from "../http/params";
 import { READ_USER } from "../http/scopes";
 
 /**
- * Users' statuses (GitLab lib/api/users.rb: GET/PUT /user/status, GET /users/:user_id/status). The
+ * Users' statuses (GitLab lib/api/users.rb: GET/PUT/PATCH /user/status, GET /users/:user_id/status). The
  * auth service keeps them; a status past its clear_status_at reads as none.
  */
 
@@ -34,6 +34,24 @@ async function setOwnStatus({ params: p, actor, ctx, deps }: Call<typeof setStat
   const status = await deps.userStatus.setUserStatus({
     actor,
     replace: true,
+    emoji: p.emoji,
+    message: p.message,
+    availability: p.availability,
+    clearStatusAfter: p.clear_status_after,
+  });
+  sendJson(ctx, 200, userStatusEntity(status));
+}
+
+/**
+ * PATCH: only the fields given change (GitLab's `declared_params(include_missing: false)`); with none
+ * given GitLab answers 200 and a null body without touching the status.
+ */
+async function patchOwnStatus({ params: p, actor, ctx, deps }: Call<typeof setStatusParams>) {
+  const given = Object.values(p).some((v) => v !== undefined);
+  if (!given) return sendJsonText(ctx, 200, "null");
+  const status = await deps.userStatus.setUserStatus({
+    actor,
+    replace: false,
     emoji: p.emoji,
     message: p.message,
     availability: p.availability,
@@ -76,6 +94,15 @@ export const userStatusEndpoints = [
     params: setStatusParams,
     handler: setOwnStatus,
     responses: { 200: UserStatus },
+  }),
+  endpoint({
+    method: "PATCH",
+    path: "/user/status",
+    access: "user",
+    scopes: READ_USER,
+    params: setStatusParams,
+    handler: patchOwnStatus,
+    responses: { 200: UserStatus.nullable() },
   }),
   endpoint({
     method: "GET",

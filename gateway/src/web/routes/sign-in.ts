@@ -20,16 +20,20 @@ const CODE_STEP_MS = 10 * 60_000;
 const INVALID = "Invalid login or password.";
 const BLOCKED =
   "Your account has been blocked. Please contact your GitLab administrator if you think this is an error.";
+const PENDING_APPROVAL =
+  "Your account is pending approval from your GitLab administrator and hence blocked. Please contact your GitLab administrator if you think this is an error.";
 const REFUSALS: Record<number, string> = {
   [oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID]: INVALID,
   [oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED]: INVALID,
   [oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED]: BLOCKED,
+  [oauth.SignInRefusal.SIGN_IN_REFUSAL_PENDING_APPROVAL]: PENDING_APPROVAL,
 };
 const INVALID_CODE = "Invalid two-factor code.";
 // Past the password the user has proven who they are: GitLab then says why (locked_user_redirect).
 const CODE_REFUSALS: Record<number, string> = {
   [auth.SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED]: "Your account is locked.",
   [auth.SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED]: BLOCKED,
+  [auth.SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_PENDING_APPROVAL]: PENDING_APPROVAL,
 };
 
 /**

@@ -10,7 +10,7 @@ import type { Deps } from "../deps";
 import { listIdentities } from "../store/identities";
 import { findUserByLogin, toUser, type UserRow } from "../store/users";
 import { userOfLdapPerson } from "./ldap-users";
-import { signedIn, verifyPassword, type SignInOptions } from "./sign-in";
+import { inactiveRefusal, signedIn, verifyPassword, type SignInOptions } from "./sign-in";
 
 const INVALID = { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
 type SignInAnswer = Awaited<ReturnType<typeof verifyPassword>>;
@@ -56,7 +56,7 @@ async function personWithPassword(
 
 async function signedInAs(deps: Deps, user: UserRow, options: SignInOptions): Promise<SignInAnswer> {
   const comesBack = options.reactivate === true && user.state === "deactivated";
-  if (user.state !== "active" && !comesBack) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
+  if (user.state !== "active" && !comesBack) return { refusal: inactiveRefusal(user) };
   // The code step (verifySignInCode) completes a two-factor user's sign-in.
   if (user.two_factor_enabled)
     return { user: toUser(user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };

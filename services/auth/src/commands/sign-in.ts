@@ -18,6 +18,15 @@ const mayComplete = (user: UserRow, options: SignInOptions) =>
   user.state === "active" || (options.reactivate === true && user.state === "deactivated");
 
 /**
+ * Why a user who gave the right password may not sign in (GitLab's User#inactive_message): waiting
+ * for approval, or blocked (every other state that is not active).
+ */
+export const inactiveRefusal = (user: Pick<UserRow, "state">) =>
+  user.state === "blocked_pending_approval"
+    ? oauth.SignInRefusal.SIGN_IN_REFUSAL_PENDING_APPROVAL
+    : oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED;
+
+/**
  * Checks a username-or-email and password; used by the sign-in page and the password grant. Failed
  * attempts are counted per account; after CANOPY_SIGN_IN_MAX_ATTEMPTS the account is locked for
  * CANOPY_SIGN_IN_LOCK_MINUTES, during which even the right password is refused.
@@ -44,7 +53,7 @@ export async function verifyPassword(
   const locked = await lockedUntil(deps.pool, user.id);
   if (locked) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_LOCKED, lockedUntil: locked };
   if (!matches) return failed(deps, user.id);
-  if (!mayComplete(user, options)) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
+  if (!mayComplete(user, options)) return { refusal: inactiveRefusal(user) };
   // Reactivated only once the sign-in is complete: for two-factor users, at the code step.
   if (user.two_factor_enabled)
     return { user: toUser(user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
@@ -81,7 +90,13 @@ export async function verifySignInCode(
   if (!user || !user.two_factor_enabled) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID };
   if (await lockedUntil(deps.pool, user.id)) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED };
   // Only the web asks for codes: a deactivated user comes back here too.
-  if (!mayComplete(user, { reactivate: true })) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED };
+  if (!mayComplete(user, { reactivate: true }))
+    return {
+      refusal:
+        user.state === "blocked_pending_approval"
+          ? CodeRefusal.SIGN_IN_CODE_REFUSAL_PENDING_APPROVAL
+          : CodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED,
+    };
   if (!(await codeAccepted(deps, user.id, code.trim()))) {
     const { CANOPY_SIGN_IN_MAX_ATTEMPTS: max, CANOPY_SIGN_IN_LOCK_MINUTES: minutes } = deps.config;
     const until = await recordFailedAttempt(deps.pool, user.id, max, minutes);

@@ -203,6 +203,7 @@ export enum SignInCodeRefusal {
   SIGN_IN_CODE_REFUSAL_INVALID = 1,
   SIGN_IN_CODE_REFUSAL_LOCKED = 2,
   SIGN_IN_CODE_REFUSAL_BLOCKED = 3,
+  SIGN_IN_CODE_REFUSAL_PENDING_APPROVAL = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -220,6 +221,9 @@ export function signInCodeRefusalFromJSON(object: any): SignInCodeRefusal {
     case 3:
     case "SIGN_IN_CODE_REFUSAL_BLOCKED":
       return SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED;
+    case 4:
+    case "SIGN_IN_CODE_REFUSAL_PENDING_APPROVAL":
+      return SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_PENDING_APPROVAL;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -237,6 +241,8 @@ export function signInCodeRefusalToJSON(object: SignInCodeRefusal): string {
       return "SIGN_IN_CODE_REFUSAL_LOCKED";
     case SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_BLOCKED:
       return "SIGN_IN_CODE_REFUSAL_BLOCKED";
+    case SignInCodeRefusal.SIGN_IN_CODE_REFUSAL_PENDING_APPROVAL:
+      return "SIGN_IN_CODE_REFUSAL_PENDING_APPROVAL";
     case SignInCodeRefusal.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";

@@ -27,6 +27,8 @@ export enum SignInRefusal {
   SIGN_IN_REFUSAL_INVALID = 1,
   SIGN_IN_REFUSAL_LOCKED = 2,
   SIGN_IN_REFUSAL_BLOCKED = 3,
+  /** SIGN_IN_REFUSAL_PENDING_APPROVAL - The right password of a user waiting for an administrator's approval (GitLab says so). */
+  SIGN_IN_REFUSAL_PENDING_APPROVAL = 4,
   UNRECOGNIZED = -1,
 }
 
@@ -44,6 +46,9 @@ export function signInRefusalFromJSON(object: any): SignInRefusal {
     case 3:
     case "SIGN_IN_REFUSAL_BLOCKED":
       return SignInRefusal.SIGN_IN_REFUSAL_BLOCKED;
+    case 4:
+    case "SIGN_IN_REFUSAL_PENDING_APPROVAL":
+      return SignInRefusal.SIGN_IN_REFUSAL_PENDING_APPROVAL;
     case -1:
     case "UNRECOGNIZED":
     default:
@@ -61,6 +66,8 @@ export function signInRefusalToJSON(object: SignInRefusal): string {
       return "SIGN_IN_REFUSAL_LOCKED";
     case SignInRefusal.SIGN_IN_REFUSAL_BLOCKED:
       return "SIGN_IN_REFUSAL_BLOCKED";
+    case SignInRefusal.SIGN_IN_REFUSAL_PENDING_APPROVAL:
+      return "SIGN_IN_REFUSAL_PENDING_APPROVAL";
     case SignInRefusal.UNRECOGNIZED:
     default:
       return "UNRECOGNIZED";
