@@ -122,6 +122,23 @@ describe("GET and PUT /user/status", () => {
     );
   });
 
+  it("renders message_html through GitLab's emoji pipeline: codes and unicode emoji as <gl-emoji>", async () => {
+    const me = await signedInUser(stack);
+    const message = `I crave coffee :coffee: 👍🏽 :not_an_emoji: x:smile: "<img src=x onerror=alert(1)>"`;
+    const set = await setStatus(me, { emoji: "coffee", message });
+    const html =
+      'I crave coffee <gl-emoji title="hot beverage" data-name="coffee" data-unicode-version="6.0">☕</gl-emoji> ' +
+      '<gl-emoji title="thumbs up: medium skin tone" data-name="thumbsup_tone3" data-unicode-version="8.0">👍🏽</gl-emoji> ' +
+      ':not_an_emoji: x:smile: "&lt;img src=x onerror=alert(1)&gt;"';
+    expect({ status: set.status, body: set.body }).toEqual({
+      status: 200,
+      body: { emoji: "coffee", message, availability: "not_set", message_html: html, clear_status_at: null },
+    });
+    expect((await stack.gw.get(`/api/v4/users/${me.user.id}/status`)).body).toMatchObject({
+      message_html: html,
+    });
+  });
+
   it("sets clear_status_at from clear_status_after, and a status past it reads as none", async () => {
     const me = await signedInUser(stack);
     const before = Date.now();

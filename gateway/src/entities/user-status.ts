@@ -1,13 +1,12 @@
 import type { userActivity, userStatus } from "@canopy/protos";
-import escapeHtml from "escape-html";
 import type { z } from "zod";
+import { emojiPipelineHtml } from "./emoji-pipeline";
 import type * as schemas from "./schemas";
 import { iso } from "./time";
 
 /**
- * GitLab's UserStatus entity. `message_html` is the message made safe for HTML: escaped. GitLab
- * also turns `:name:` codes in it into <gl-emoji> elements (its emoji pipeline); Canopy leaves them
- * as text.
+ * GitLab's UserStatus entity. `message_html` is the message through GitLab's emoji pipeline: escaped,
+ * with its `:name:` codes and unicode emoji as <gl-emoji> elements.
  */
 export function userStatusEntity(s: userStatus.UserStatus): z.infer<typeof schemas.UserStatus> {
   if (!s.set)
@@ -16,7 +15,7 @@ export function userStatusEntity(s: userStatus.UserStatus): z.infer<typeof schem
     emoji: s.emoji,
     message: s.message ?? null,
     availability: s.availability as "not_set" | "busy",
-    message_html: escapeHtml(s.message ?? ""),
+    message_html: emojiPipelineHtml(s.message ?? ""),
     clear_status_at: iso(s.clearStatusAt),
   };
 }

@@ -1,4 +1,4 @@
-import { EMOJI_NAMES } from "./emoji-names";
+import { isEmojiName } from "@canopy/kit/gitlab/emoji";
 
 /**
  * A user's status, as GitLab's UserStatus model and Users::SetStatusService rule it. Pure rules: the
@@ -72,7 +72,7 @@ export function nextStatus(
 /** The model's validation messages by attribute (app/models/user_status.rb), empty when valid. */
 export function statusErrors(s: StatusFields): Record<string, string[]> {
   const errors: Record<string, string[]> = {};
-  if (!EMOJI_NAMES.has(s.emoji)) errors.emoji = ["is not a valid emoji name"];
+  if (!isEmojiName(s.emoji)) errors.emoji = ["is not a valid emoji name"];
   if (s.message && [...s.message].length > MAX_MESSAGE_LENGTH)
     errors.message = [`is too long (maximum is ${MAX_MESSAGE_LENGTH} characters)`];
   return errors;

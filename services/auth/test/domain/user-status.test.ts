@@ -44,9 +44,10 @@ describe("nextStatus (Users::SetStatusService)", () => {
 });
 
 describe("statusErrors (UserStatus validations)", () => {
-  it("knows gemoji's names and counts characters, not UTF-16 units", () => {
+  it("knows GitLab's emoji names (gemoji's too) and counts characters, not UTF-16 units", () => {
     expect(statusErrors(busy)).toEqual({});
     expect(statusErrors({ ...busy, emoji: "+1" })).toEqual({});
+    expect(statusErrors({ ...busy, emoji: "thumbs_up_medium_skin_tone" })).toEqual({});
     expect(statusErrors({ ...busy, emoji: ":coffee:" })).toEqual({ emoji: ["is not a valid emoji name"] });
     expect(statusErrors({ ...busy, message: "🚀".repeat(100) })).toEqual({});
     expect(statusErrors({ ...busy, message: "a".repeat(101) })).toEqual({
