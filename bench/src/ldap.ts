@@ -190,8 +190,9 @@ void (async () => {
     "bench:ldap",
     {
       CANOPY_LDAP_SERVERS: ldapServersEnv({ main: slapd.serverConfig({ timeout: 30 }) }),
-      // Only the bench's requests sync (no scheduled run racing them).
+      // Only the bench's requests sync (no scheduled run racing them), and no user check either.
       CANOPY_LDAP_SYNC_INTERVAL_SECONDS: "0",
+      CANOPY_LDAP_USER_CHECK_INTERVAL_SECONDS: "0",
       CANOPY_RATE_LIMIT_AUTHENTICATED: UNLIMITED,
       CANOPY_RATE_LIMIT_UNAUTHENTICATED: UNLIMITED,
     },

@@ -144,20 +144,30 @@ export async function startStack(
     ldap?: Record<string, string>;
     /** Also start the hooks service, with this environment on top of `env` (its own database, as `ldap`). */
     hooks?: Record<string, string>;
+    /** A database and event stream of its own, as with `ldap` (for work that reads every user). */
+    ownDatabase?: boolean;
   } = {},
 ): Promise<Stack> {
   // A stack with the ldap (or hooks) service gets a database and event stream of its own: their
   // durable consumers copy every group and membership, and on the run's shared stream they would
   // first replay every event the whole run wrote (seconds of lag on a busy machine).
   const own =
-    (options.ldap || options.hooks) && !options.env?.CANOPY_DATABASE_URL
+    (options.ldap || options.hooks || options.ownDatabase) && !options.env?.CANOPY_DATABASE_URL
       ? await throwawayDatabase("canopy_test_ldap_")
       : undefined;
   if (own) options = { ...options, env: { ...own.env, ...options.env } };
   const logs = recordingLogger("auth");
   const rootToken = newRootToken();
   const auth = await startTestService(authServiceDefinition, {
-    env: { CANOPY_ROOT_PASSWORD: ROOT_PASSWORD, CANOPY_ROOT_TOKEN: rootToken, ...options.env },
+    env: {
+      CANOPY_ROOT_PASSWORD: ROOT_PASSWORD,
+      CANOPY_ROOT_TOKEN: rootToken,
+      // The scheduled LDAP user check reads every user of the database: run on the run's shared one
+      // it would block other files' users, whose identities are not in this stack's directory.
+      // Tests of the check run it themselves (ldap-blocked.test.ts).
+      CANOPY_LDAP_USER_CHECK_INTERVAL_SECONDS: "0",
+      ...options.env,
+    },
     log: logs.log,
   });
   const authAddress = auth.address;

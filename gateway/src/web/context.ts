@@ -33,6 +33,17 @@ export const sessionActor = (
 });
 
 /**
+ * States whose user's session ends (GitLab's `User#blocked?`: Devise refuses them): blocked by an
+ * administrator or by the LDAP directory, banned, waiting for approval. A deactivated user keeps it.
+ */
+const SIGNED_OUT_STATES = new Set([
+  auth.UserState.USER_STATE_BLOCKED,
+  auth.UserState.USER_STATE_LDAP_BLOCKED,
+  auth.UserState.USER_STATE_BLOCKED_PENDING_APPROVAL,
+  auth.UserState.USER_STATE_BANNED,
+]);
+
+/**
  * The session's user, fetched fresh on every request so a blocked or deleted user is signed out at
  * once (their session is dropped), not when it expires.
  */
@@ -48,7 +59,7 @@ export async function currentUser(ctx: Context, deps: WebDeps): Promise<WebUser 
         if (isServiceError(err) && err.code === status.NOT_FOUND) return undefined;
         throw err;
       });
-    if (user && user.state !== auth.UserState.USER_STATE_BLOCKED) {
+    if (user && !SIGNED_OUT_STATES.has(user.state)) {
       found = { user, actor: sessionActor(user), session };
     } else {
       await deps.sessions.destroy(ctx, session);

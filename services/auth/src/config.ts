@@ -67,6 +67,12 @@ export const authConfigSchema = baseConfigSchema.extend({
   ...settingsBucketConfig,
   /** LDAP servers people may sign in with, in GitLab's terms (see kit/src/ldap/config.ts); none by default. */
   CANOPY_LDAP_SERVERS: ldapServersSetting,
+  /**
+   * How often each replica checks LDAP users against their directory (GitLab's LdapSyncWorker and
+   * `ldap_sync_time`), taking those not checked within this many seconds; 0 never. At most 24 days:
+   * a longer timer would overflow Node's and fire at once, again and again.
+   */
+  CANOPY_LDAP_USER_CHECK_INTERVAL_SECONDS: seconds(3600, 24 * 86_400),
 });
 
 export type AuthConfig = z.infer<typeof authConfigSchema>;

@@ -12,6 +12,7 @@ import {
   userStatus,
 } from "@canopy/protos";
 import { bootstrap } from "./bootstrap";
+import { ldapUserCheckTimers } from "./commands/ldap-user-check";
 import { mirrorSettings } from "./commands/mirror-settings";
 import { rotateSigningKeys } from "./commands/oauth/keys";
 import { backfillUserSnapshots } from "./commands/user-snapshot-backfill";
@@ -79,6 +80,8 @@ export const authServiceDefinition = defineService({
     },
     // Repairs the bucket after a write lost while NATS was away.
     { name: "settings mirror", everyMs: 60_000, run: () => mirrorSettings(deps) },
+    // Blocks and unblocks LDAP users as their directory says (GitLab's ldap_blocked).
+    ...ldapUserCheckTimers(deps),
   ],
   background: (deps) => resealTotpSecrets(deps),
 });

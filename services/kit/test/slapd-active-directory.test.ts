@@ -1,5 +1,6 @@
 import { Client, UndefinedTypeError } from "ldapts";
-import { groupDn, personDn, startSlapd, type Slapd } from "../src/testing";
+import { withDirectory } from "../src/ldap";
+import { groupDn, ldapServerFor, personDn, startSlapd, type Slapd } from "../src/testing";
 
 // The harness's Active Directory-like slapd (slapd-ad.ts): AD's group and user classes, memberOf
 // kept by the server on every member of an AD group, and what it cannot be (ranged attributes).
@@ -54,6 +55,26 @@ test("the server keeps memberOf on the members of AD groups, nested ones and loo
   expect(await memberOf(personDn("bob"))).toEqual([]);
   // OpenLDAP groups (groupOfNames) are not AD groups: no memberOf from the seeded developers group.
   expect(await memberOf(personDn("alice"))).toEqual([]);
+});
+
+test("userAccountControl bit 2 is a disabled account, as GitLab's bitwise filter asks AD", async () => {
+  const dn = await slapd.addPerson({ uid: "uac" });
+  const disabled = () => withDirectory(ldapServerFor(slapd), (d) => d.isDisabledInActiveDirectory(dn));
+  expect(await disabled()).toBe(false);
+  await slapd.replaceAttribute(dn, "userAccountControl", ["514"]); // NORMAL_ACCOUNT | ACCOUNTDISABLE
+  expect(await disabled()).toBe(true);
+  await slapd.replaceAttribute(dn, "userAccountControl", ["66048"]); // NORMAL_ACCOUNT | DONT_EXPIRE_PASSWORD
+  expect(await disabled()).toBe(false);
+  // A directory without the attribute (OpenLDAP) answers no entry: never disabled.
+  const openLdap = await startSlapd();
+  try {
+    const alice = personDn("alice");
+    expect(await withDirectory(ldapServerFor(openLdap), (d) => d.isDisabledInActiveDirectory(alice))).toBe(
+      false,
+    );
+  } finally {
+    await openLdap.close();
+  }
 });
 
 test("a member that does not exist is refused, as AD refuses it", async () => {

@@ -9,6 +9,7 @@ import { isLdapProvider } from "../domain/identities";
 import type { Deps } from "../deps";
 import { listIdentities } from "../store/identities";
 import { findUserByLogin, toUser, type UserRow } from "../store/users";
+import { accessAtSignIn } from "./ldap-access";
 import { userOfLdapPerson } from "./ldap-users";
 import { inactiveRefusal, signedIn, verifyPassword, type SignInOptions } from "./sign-in";
 
@@ -21,6 +22,9 @@ type SignInAnswer = Awaited<ReturnType<typeof verifyPassword>>;
  * sign-in, created (ldap-users.ts). Each sign-in asks the directory again, so a person who left it,
  * or no longer matches `user_filter`, is refused. Every refusal, an unreachable directory included,
  * is the one INVALID answer; the directory's own lockout policy applies, not Canopy's.
+ *
+ * Then GitLab's `Access.allowed?` (ldap-access.ts): a user the directory had blocked is active again
+ * and signs in; one disabled in Active Directory becomes ldap_blocked and is refused.
  */
 export async function signInWithLdap(
   deps: Deps,
@@ -33,7 +37,10 @@ export async function signInWithLdap(
   if (!server) return INVALID;
   const person = await personWithPassword(deps, server, login, password);
   if (!person) return INVALID;
-  return signedInAs(deps, await userOfLdapPerson(deps, person, server), options);
+  const access = await accessAtSignIn(deps, server, person, await userOfLdapPerson(deps, person, server));
+  if (!access?.user) return INVALID;
+  if (!access.allowed) return { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_BLOCKED };
+  return signedInAs(deps, access.user, options);
 }
 
 async function personWithPassword(

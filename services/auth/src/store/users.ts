@@ -31,6 +31,8 @@ export interface UserRow {
   avatar_filename: string | null;
   /** A `date`: node-postgres gives it as a Date at local midnight (or text where so configured). */
   last_activity_on: Date | string | null;
+  /** When the user's LDAP identity was last checked against the directory (GitLab's name; ldap-checks.ts). */
+  last_credential_check_at: Date | null;
 }
 
 /** YYYY-MM-DD of a `date` column as node-postgres returns it; "" for none. */

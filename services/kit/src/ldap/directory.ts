@@ -14,6 +14,9 @@ import { allOf, equals, parseLdapFilter } from "./filter";
 import { findGroupByCn, groupCnsOf, listGroupCns, type LdapGroup } from "./groups";
 import { personAttributeNames, toPerson, type LdapPerson } from "./person";
 
+/** `userAccountControl` has bit 2 set (1.2.840.113556.1.4.803 is AD's LDAP_MATCHING_RULE_BIT_AND). */
+const AD_ACCOUNT_DISABLED = parseLdapFilter("(userAccountControl:1.2.840.113556.1.4.803:=2)")!;
+
 /**
  * One session with one LDAP server, bound as its service account: what sign-in and sync ask the
  * directory, as GitLab's `Gitlab::Auth::Ldap::Adapter` asks it. Open it with `LdapDirectory.open`
@@ -70,6 +73,22 @@ export class LdapDirectory {
   async findPersonByDn(dn: string): Promise<LdapPerson | undefined> {
     if (!dn) return undefined;
     return this.findPerson(dn, "base");
+  }
+
+  /**
+   * Whether the account at `dn` is disabled in Active Directory (GitLab's
+   * `Person.disabled_via_active_directory?`): bit 2 (ACCOUNTDISABLE) of its `userAccountControl`,
+   * tested by the server with AD's bitwise-AND matching rule. Meaningful only on a server with
+   * `active_directory`; a directory without the attribute or the rule answers no entry: false.
+   */
+  async isDisabledInActiveDirectory(dn: string): Promise<boolean> {
+    if (!dn) return false;
+    const entries = await this.search(dn, {
+      scope: "base",
+      filter: AD_ACCOUNT_DISABLED,
+      attributes: ["1.1"],
+    });
+    return entries.length > 0;
   }
 
   private async findPerson(base: string, scope: "sub" | "base", filter?: Filter) {

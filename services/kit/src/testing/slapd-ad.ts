@@ -12,6 +12,9 @@ import path from "node:path";
  * definitions below carry matching rules, under a private OID arc (a UUID arc, X.667: unique without
  * registration) so they cannot clash with a real one.
  *
+ * `userAccountControl` is an INTEGER, so slapd's own integerBitAndMatch (AD's OID,
+ * 1.2.840.113556.1.4.803) answers the filter GitLab sends for a disabled account.
+ *
  * Why slapd's memberof overlay rather than `memberOf` values the harness writes: the server then
  * maintains the back-link on every add, modify and delete, as AD does, so a test cannot forget one
  * (`memberof-dangling error` also refuses a member that does not exist, as AD does). The overlay
@@ -27,6 +30,7 @@ export const AD_TEST_OID_ARC = "2.25.85598488105497271455234741024970555367";
 const A = `${AD_TEST_OID_ARC}.1`;
 const OC = `${AD_TEST_OID_ARC}.2`;
 const STRING = "1.3.6.1.4.1.1466.115.121.1.15";
+const INTEGER = "1.3.6.1.4.1.1466.115.121.1.27";
 
 const AD_SCHEMA = `# Test-only stand-ins for Active Directory's schema (see slapd-ad.ts).
 attributetype ( ${A}.1 NAME 'sAMAccountName'
@@ -37,12 +41,16 @@ attributetype ( ${A}.2 NAME 'userPrincipalName'
   DESC 'test stand-in: AD user@domain name'
   EQUALITY caseIgnoreMatch SUBSTR caseIgnoreSubstringsMatch
   SYNTAX ${STRING}{1024} SINGLE-VALUE )
+attributetype ( ${A}.3 NAME 'userAccountControl'
+  DESC 'test stand-in: AD account flags; bit 2 is ACCOUNTDISABLE'
+  EQUALITY integerMatch
+  SYNTAX ${INTEGER} SINGLE-VALUE )
 objectclass ( ${OC}.1 NAME 'group'
   DESC 'test stand-in: AD group; member is core member (2.5.4.31), as in AD'
   SUP top STRUCTURAL MUST cn MAY ( member $ sAMAccountName $ description $ mail ) )
 objectclass ( ${OC}.2 NAME 'user'
   DESC 'test stand-in: AD user'
-  SUP inetOrgPerson STRUCTURAL MAY ( sAMAccountName $ userPrincipalName ) )
+  SUP inetOrgPerson STRUCTURAL MAY ( sAMAccountName $ userPrincipalName $ userAccountControl ) )
 `;
 
 /** Writes the schema into the server's directory; the global slapd.conf lines that load it and the overlay. */
