@@ -140,6 +140,11 @@ export interface SignInRequest {
    * the first sign-in creates the user.
    */
   provider: string;
+  /**
+   * The browser's address as the gateway sees it, recorded with a completed sign-in (Devise's
+   * current_sign_in_ip).
+   */
+  clientIp: string;
 }
 
 export interface ListSignInProvidersRequest {
@@ -1302,7 +1307,7 @@ export const RenewApplicationSecretRequest: MessageFns<RenewApplicationSecretReq
 };
 
 function createBaseSignInRequest(): SignInRequest {
-  return { login: "", password: "", provider: "" };
+  return { login: "", password: "", provider: "", clientIp: "" };
 }
 
 export const SignInRequest: MessageFns<SignInRequest> = {
@@ -1315,6 +1320,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.provider !== "") {
       writer.uint32(26).string(message.provider);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(482).string(message.clientIp);
     }
     return writer;
   },
@@ -1356,6 +1364,14 @@ export const SignInRequest: MessageFns<SignInRequest> = {
             message.provider = reader.string();
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1373,6 +1389,11 @@ export const SignInRequest: MessageFns<SignInRequest> = {
       login: isSet(object.login) ? globalThis.String(object.login) : "",
       password: isSet(object.password) ? globalThis.String(object.password) : "",
       provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -1387,6 +1408,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     if (message.provider !== "") {
       obj.provider = message.provider;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -1398,6 +1422,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     message.login = object.login ?? "";
     message.password = object.password ?? "";
     message.provider = object.provider ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };
