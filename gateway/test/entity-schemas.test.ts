@@ -27,7 +27,7 @@ import { memberEntity } from "../src/entities/member";
 import { namespaceEntity } from "../src/entities/namespace";
 import { basicProjectEntity, projectEntity, projectWithAccessEntity } from "../src/entities/project";
 import { personalAccessToken } from "../src/entities/token";
-import { user, userBasic, userPublic, userWithAdmin } from "../src/entities/user";
+import { user, userBasic, userDetailsWithAdmin, userPublic, userWithAdmin } from "../src/entities/user";
 import { openApiDocument } from "../src/openapi/document";
 import { ResponseChecker } from "../src/openapi/response-check";
 import { API_ENDPOINTS } from "../src/routes/api";
@@ -49,6 +49,10 @@ const fullUser = auth.User.fromPartial({
   avatarPath: "/uploads/-/system/user/avatar/7/z.png",
   createdAt: at,
   lastSignInAt: at,
+  currentSignInAt: at,
+  signInCount: 3,
+  currentSignInIp: "203.0.113.9",
+  lastSignInIp: "2001:db8::1",
   confirmedAt: at,
   bio: "bio",
   publicEmail: "public@example.com",
@@ -138,6 +142,8 @@ const built: [string, string, unknown][] = [
   ["UserPublic", "bare", userPublic(bareUser, URL)],
   ["UserWithAdmin", "full", userWithAdmin(fullUser, URL, "ultimate")],
   ["UserWithAdmin", "bare, free plan", userWithAdmin(bareUser, URL, "free")],
+  ["UserDetailsWithAdmin", "full", userDetailsWithAdmin(fullUser, URL, "ultimate", 50)],
+  ["UserDetailsWithAdmin", "bare, free plan", userDetailsWithAdmin(bareUser, URL, "free", 0)],
   [
     "PersonalAccessToken",
     "full",
@@ -300,14 +306,25 @@ test.each(built)("%s (%s) matches what its builder makes", (component, _case, va
   expect(checker.checkEntity(component, JSON.parse(JSON.stringify(value)))).toBeUndefined();
 });
 
-test.each(["UserWithAdmin", "GroupDetail", "Project", "Member", "PersonalAccessToken"])(
-  "%s refuses a missing key, an unknown key and a wrong type",
-  (component) => {
-    const [, , value] = built.find(([c]) => c === component)!;
-    const good = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
-    const { id: _id, ...missing } = good;
-    expect(checker.checkEntity(component, missing)?.problems.join()).toMatch(/required property 'id'/);
-    expect(checker.checkEntity(component, { ...good, surprise: 1 })?.problems.join()).toMatch(/additional/);
-    expect(checker.checkEntity(component, { ...good, id: "7" })?.problems.join()).toMatch(/must be integer/);
-  },
-);
+test.each([
+  "UserWithAdmin",
+  "UserDetailsWithAdmin",
+  "GroupDetail",
+  "Project",
+  "Member",
+  "PersonalAccessToken",
+])("%s refuses a missing key, an unknown key and a wrong type", (component) => {
+  const [, , value] = built.find(([c]) => c === component)!;
+  const good = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  const { id: _id, ...missing } = good;
+  expect(checker.checkEntity(component, missing)?.problems.join()).toMatch(/required property 'id'/);
+  expect(checker.checkEntity(component, { ...good, surprise: 1 })?.problems.join()).toMatch(/additional/);
+  expect(checker.checkEntity(component, { ...good, id: "7" })?.problems.join()).toMatch(/must be integer/);
+});
+
+test("UserDetailsWithAdmin's highest_role is an access level or 0", () => {
+  const [, , value] = built.find(([c]) => c === "UserDetailsWithAdmin")!;
+  const good = JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  expect(checker.checkEntity("UserDetailsWithAdmin", { ...good, highest_role: 0 })).toBeUndefined();
+  expect(checker.checkEntity("UserDetailsWithAdmin", { ...good, highest_role: 35 })).toBeDefined();
+});

@@ -94,10 +94,19 @@ describe("signing in on the page", () => {
 
   test("a later sign-in is the same user; a person who left the directory is refused", async () => {
     const person = await newPerson();
-    await ldapSignIn(new Browser(stack.gw), person.uid, person.password);
+    const first = new Browser(stack.gw);
+    await ldapSignIn(first, person.uid, person.password);
     const userId = await userIdByIdentity(person.dn);
-    expect((await ldapSignIn(new Browser(stack.gw), person.uid, person.password)).status).toBe(302);
+    const second = new Browser(stack.gw);
+    expect((await ldapSignIn(second, person.uid, person.password)).status).toBe(302);
     expect(await userIdByIdentity(person.dn)).toBe(userId);
+    // Each is a sign-in GitLab's trackable records, with the browser's address.
+    const seen = await stack.gw.get(`/api/v4/users/${userId}`, { token: stack.rootToken });
+    expect(seen.body).toMatchObject({
+      sign_in_count: 2,
+      current_sign_in_ip: second.ip,
+      last_sign_in_ip: first.ip,
+    });
     await slapd.deleteEntry(person.dn);
     const refused = await ldapSignIn(new Browser(stack.gw), person.uid, person.password);
     expect(refused.status).toBe(200);
@@ -164,6 +173,8 @@ describe("the password grant", () => {
     expect(me.body).toMatchObject({
       username: person.uid,
       identities: [{ provider: "ldapmain", extern_uid: person.dn }],
+      // The password grant is no sign-in GitLab records.
+      current_sign_in_at: null,
     });
   });
 

@@ -42,7 +42,7 @@ async function makeDormant(id: number) {
     return rows[0]?.last_activity_on ? true : undefined;
   });
   await stack.db.query(
-    "UPDATE auth.users SET last_activity_on = current_date - 100, last_sign_in_at = now() - interval '100 days' WHERE id = $1",
+    "UPDATE auth.users SET last_activity_on = current_date - 100, current_sign_in_at = now() - interval '100 days', last_sign_in_at = now() - interval '100 days' WHERE id = $1",
     [id],
   );
 }

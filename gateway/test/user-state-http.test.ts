@@ -185,16 +185,18 @@ describe("each rule, GitLab's answer, and the state after", () => {
         "The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated",
     });
     await stack.db.query(
-      "UPDATE auth.users SET last_sign_in_at = now() - interval '10 days', last_activity_on = current_date - 200 WHERE id = $1",
+      // The latest sign-in counts (GitLab's last_active_at reads current_sign_in_at), not the one before.
+      "UPDATE auth.users SET current_sign_in_at = now() - interval '10 days', last_sign_in_at = now() - interval '200 days', last_activity_on = current_date - 200 WHERE id = $1",
       [recent.id],
     );
     await expectAnswer(recent.id, "deactivate", 403, {
       message:
         "The user you are trying to deactivate has been active in the past 90 days and cannot be deactivated",
     });
-    await stack.db.query("UPDATE auth.users SET last_sign_in_at = now() - interval '91 days' WHERE id = $1", [
-      recent.id,
-    ]);
+    await stack.db.query(
+      "UPDATE auth.users SET current_sign_in_at = now() - interval '91 days' WHERE id = $1",
+      [recent.id],
+    );
     await expectAnswer(recent.id, "deactivate", 201, true);
   });
 });

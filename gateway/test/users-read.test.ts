@@ -126,11 +126,16 @@ describe("GET /api/v4/users/:id", () => {
     const today = new Date().toISOString().slice(0, 10);
     const activity = (byAdmin.body as { last_activity_on: string | null }).last_activity_on;
     expect([null, today]).toContain(activity);
+    // One user, to an administrator: UserDetailsWithAdmin (users-sign-in-details.test.ts fills it).
     expect(byAdmin.body).toEqual({
       ...withAdmin(target),
       bio: "Bio",
       note: "internal note",
       last_activity_on: activity,
+      highest_role: 0,
+      current_sign_in_ip: null,
+      last_sign_in_ip: null,
+      sign_in_count: 0,
     });
     for (const res of [anonymous, byOther, byThemself]) {
       expect(res.text).not.toContain(target.email);

@@ -89,6 +89,7 @@ export const GROUP_LIFECYCLE_IDEMPOTENT_METHODS: (keyof typeof GroupLifecycleSer
 export const GROUP_MEMBERS_IDEMPOTENT_METHODS: (keyof typeof GroupMembersServiceService)[] = [
   "listMembers",
   "getMember",
+  "getUserHighestAccessLevel",
 ];
 /** Namespace reads. */
 export const NAMESPACES_IDEMPOTENT_METHODS: (keyof typeof NamespacesServiceService)[] = [
@@ -107,6 +108,7 @@ export const PROJECTS_IDEMPOTENT_METHODS: (keyof typeof ProjectsServiceService)[
 export const PROJECT_MEMBERS_IDEMPOTENT_METHODS: (keyof typeof ProjectMembersServiceService)[] = [
   "listProjectMembers",
   "getProjectMember",
+  "getUserHighestProjectAccessLevel",
 ];
 
 /** Sharing writes only: neither is retried (a repeated unshare would answer 404). */

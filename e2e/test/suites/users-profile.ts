@@ -68,6 +68,19 @@ export function usersProfile(session: Session) {
       expect(bad.description).toContain("file format is not supported");
     });
 
+    it("Users.show: administrators get UserDetailsWithAdmin (highest role, sign-in details); others not", async () => {
+      const byRoot = (await root.Users.show(erinUser.id)) as Record<string, unknown>;
+      expect(byRoot).toMatchObject({
+        highest_role: 0,
+        sign_in_count: 0,
+        current_sign_in_ip: null,
+        last_sign_in_ip: null,
+      });
+      const bySelf = (await erin.Users.show(erinUser.id)) as Record<string, unknown>;
+      for (const key of ["highest_role", "sign_in_count", "current_sign_in_ip", "last_sign_in_ip"])
+        expect(bySelf).not.toHaveProperty(key);
+    });
+
     it("Search.all finds users; an unknown scope is a 400", async () => {
       const found = await erin.Search.all("users", erinUser.username);
       expect(found.map((u) => u.id)).toEqual([erinUser.id]);

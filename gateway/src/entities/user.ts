@@ -28,7 +28,8 @@ export function userStateName(state: auth.UserState): z.infer<typeof schemas.Use
 
 /**
  * GitLab's user entities, from least to most detail (lib/api/entities/user*.rb). Which one a caller
- * gets is chosen by the route: others see `user`, yourself `userPublic`, administrators `userWithAdmin`.
+ * gets is chosen by the route: others see `user`, yourself `userPublic`, administrators `userWithAdmin`
+ * (and, for one user, `userDetailsWithAdmin`).
  */
 export function userBasic(u: auth.User, externalUrl: string): z.infer<typeof schemas.UserBasic> {
   return {
@@ -75,7 +76,8 @@ export function userPublic(u: auth.User, externalUrl: string): z.infer<typeof sc
     theme_id: 1,
     color_scheme_id: 1,
     projects_limit: u.projectsLimit,
-    current_sign_in_at: iso(u.lastSignInAt),
+    // Devise's trackable: the latest sign-in; last_sign_in_at is the one before it.
+    current_sign_in_at: iso(u.currentSignInAt),
     identities: u.identities.map((i) => ({
       provider: i.provider,
       extern_uid: i.externUid,
@@ -113,5 +115,28 @@ export function userWithAdmin(
     using_license_seat: u.state === auth.UserState.USER_STATE_ACTIVE,
     ...(features.auditorUsers ? { is_auditor: false } : {}),
     ...(features.groupSaml ? { provisioned_by_group_id: null } : {}),
+  };
+}
+
+/** GitLab's highest_role: an access level, or 0 (no membership). */
+export type HighestRole = z.infer<typeof schemas.UserDetailsWithAdmin>["highest_role"];
+
+/**
+ * GET /users/:id for administrators (lib/api/entities/user_details_with_admin.rb): UserWithAdmin with
+ * the user's highest role and Devise's trackable details, which the auth service fills for
+ * administrators only. EE's `plan` and `trial` (GitLab.com subscriptions) are not shown.
+ */
+export function userDetailsWithAdmin(
+  u: auth.User,
+  externalUrl: string,
+  plan: Plan,
+  highestRole: HighestRole,
+): z.infer<typeof schemas.UserDetailsWithAdmin> {
+  return {
+    ...userWithAdmin(u, externalUrl, plan),
+    highest_role: highestRole,
+    current_sign_in_ip: u.currentSignInIp || null,
+    last_sign_in_ip: u.lastSignInIp || null,
+    sign_in_count: u.signInCount,
   };
 }

@@ -1,6 +1,6 @@
 import { grpcStatus, isServiceError } from "@canopy/kit";
 import { auth, type common } from "@canopy/protos";
-import { user, userBasic, userPublic, userWithAdmin } from "../entities/user";
+import { user, userBasic, userDetailsWithAdmin, userPublic, userWithAdmin } from "../entities/user";
 import { endpoint, type Call } from "../http/endpoint";
 import { HttpError } from "../http/errors";
 import type { RouteDeps } from "./context";
@@ -9,10 +9,18 @@ import { pageRequest, paginate, paginationParams } from "../http/pagination";
 import { param } from "../http/params";
 import { READ_USER } from "../http/scopes";
 import { z } from "zod";
-import { User, UserBasic, UserPublic, UserWithAdmin, listOf } from "../entities/schemas";
+import {
+  User,
+  UserBasic,
+  UserDetailsWithAdmin,
+  UserPublic,
+  UserWithAdmin,
+  listOf,
+} from "../entities/schemas";
 import { customAttributesOf } from "./group-lists";
 import { rawParams } from "./context";
 import { avatarFile } from "./user-avatar";
+import { highestRole } from "./user-highest-role";
 
 /** The Users API (GitLab lib/api/users.rb); its state actions (block, ban, ...) are in user-state.ts. */
 
@@ -151,20 +159,15 @@ async function listUsers({ params: p, actor, ctx, deps }: Call<typeof listUsersP
 const userIdParams = { id: param.id() };
 const showUserParams = { ...userIdParams, with_custom_attributes: param.boolean().optional() };
 
+/** GitLab shows one user to administrators as UserDetailsWithAdmin (GET /user and the lists do not). */
 async function showUser({ params, actor, ctx, deps }: Call<typeof showUserParams>) {
   const url = deps.config.CANOPY_EXTERNAL_URL;
   const asked = Boolean(params.with_custom_attributes);
   const u = await deps.auth.getUser({ actor, id: params.id, username: "", withCustomAttributes: asked });
-  sendJson(
-    ctx,
-    200,
-    withAttributes(
-      actor,
-      asked,
-      u,
-      actor.admin ? userWithAdmin(u, url, deps.config.CANOPY_PLAN) : user(u, url),
-    ),
-  );
+  const entity = actor.admin
+    ? userDetailsWithAdmin(u, url, deps.config.CANOPY_PLAN, await highestRole(deps, actor, u))
+    : user(u, url);
+  sendJson(ctx, 200, withAttributes(actor, asked, u, entity));
 }
 
 /** In the order GitLab declares them: email, at_least_one_of(password, ...), name, username. */
@@ -274,7 +277,7 @@ export const userEndpoints = [
     scopes: READ_USER,
     params: showUserParams,
     handler: showUser,
-    responses: { 200: z.union([User, UserWithAdmin]) },
+    responses: { 200: z.union([User, UserDetailsWithAdmin]) },
   }),
   endpoint({
     method: "POST",

@@ -16,6 +16,7 @@ export const MEMBER_REQUESTS = {
   addMembers: groupMembers.AddMembersRequest,
   updateMember: groupMembers.UpdateMemberRequest,
   removeMember: groupMembers.RemoveMemberRequest,
+  getUserHighestAccessLevel: groupMembers.GetUserHighestAccessLevelRequest,
 };
 
 export const { MEMBER_SCOPE_DIRECT: DIRECT, MEMBER_SCOPE_ALL: ALL } = groupMembers.MemberScope;

@@ -66,22 +66,36 @@ export const UserPublic = entity(
   z.object(userPublicShape),
 );
 
+const userWithAdminShape = {
+  ...userPublicShape,
+  is_admin: z.boolean(),
+  note: z.string().nullable(),
+  namespace_id: integer.nullable(),
+  created_by: UserBasic.nullable(),
+  email_reset_offered_at: timestamp.nullable(),
+  using_license_seat: z.boolean(),
+  // Premium and Ultimate only.
+  is_auditor: z.boolean().optional(),
+  provisioned_by_group_id: integer.nullable().optional(),
+  /** Asked for by an administrator (`with_custom_attributes`). */
+  custom_attributes: z.array(CustomAttribute).optional(),
+};
 export const UserWithAdmin = entity(
   "UserWithAdmin",
   "A user as administrators see them.",
+  z.object(userWithAdminShape),
+);
+
+export const UserDetailsWithAdmin = entity(
+  "UserDetailsWithAdmin",
+  "One user as an administrator sees them (GET /users/:id): with sign-in details and highest role.",
   z.object({
-    ...userPublicShape,
-    is_admin: z.boolean(),
-    note: z.string().nullable(),
-    namespace_id: integer.nullable(),
-    created_by: UserBasic.nullable(),
-    email_reset_offered_at: timestamp.nullable(),
-    using_license_seat: z.boolean(),
-    // Premium and Ultimate only.
-    is_auditor: z.boolean().optional(),
-    provisioned_by_group_id: integer.nullable().optional(),
-    /** Asked for by an administrator (`with_custom_attributes`). */
-    custom_attributes: z.array(CustomAttribute).optional(),
+    ...userWithAdminShape,
+    /** The highest access level of the user's group and project memberships; 0 without any. */
+    highest_role: z.literal([0, 5, 10, 20, 30, 40, 50]),
+    current_sign_in_ip: z.string().nullable(),
+    last_sign_in_ip: z.string().nullable(),
+    sign_in_count: integer,
   }),
 );
 

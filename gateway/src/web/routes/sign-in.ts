@@ -102,7 +102,8 @@ export function signInRoutes(router: Router, deps: WebDeps) {
   /** A login and password, checked by the standard form (provider "") or an LDAP server. */
   async function passwordStep(ctx: Context, session: Session, provider = "") {
     const { login, password } = provider ? ldapCredentials(ctx) : credentials(ctx);
-    const answer = await client.signIn({ login, password, provider });
+    // The address (behind a trusted proxy, X-Forwarded-For's) is recorded with a completed sign-in.
+    const answer = await client.signIn({ login, password, provider, clientIp: ctx.ip });
     if (!answer.user) {
       const alert = REFUSALS[answer.refusal] ?? INVALID;
       const ldap = await ldapTabs();
@@ -123,7 +124,11 @@ export function signInRoutes(router: Router, deps: WebDeps) {
 
   async function codeStep(ctx: Context, session: Session, code: string) {
     if (!awaitingCode(session)) return restart(ctx, session);
-    const answer = await authClient.verifySignInCode({ userId: session.data.otpUserId!, code });
+    const answer = await authClient.verifySignInCode({
+      userId: session.data.otpUserId!,
+      code,
+      clientIp: ctx.ip,
+    });
     if (answer.user) return finish(ctx, session, answer.user.id);
     const refusal = CODE_REFUSALS[answer.refusal];
     if (refusal) return restart(ctx, session, refusal);

@@ -67,7 +67,10 @@ async function signedInAs(deps: Deps, user: UserRow, options: SignInOptions): Pr
   // The code step (verifySignInCode) completes a two-factor user's sign-in.
   if (user.two_factor_enabled)
     return { user: toUser(user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
-  return { user: await signedIn(deps, user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
+  return {
+    user: await signedIn(deps, user, options),
+    refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED,
+  };
 }
 
 /**

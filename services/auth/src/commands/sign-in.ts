@@ -2,15 +2,28 @@ import { auth, oauth } from "@canopy/protos";
 import { passwordMatches, spendVerification } from "../domain/passwords";
 import { looksLikeTotpCode, totpStep } from "../domain/totp";
 import type { Deps } from "../deps";
-import { lockedUntil, recordFailedAttempt, recordSignIn } from "../store/sign-in-attempts";
+import { recordedAddress } from "../domain/client-address";
+import {
+  lockedUntil,
+  recordFailedAttempt,
+  recordSignIn,
+  resetFailedAttempts,
+} from "../store/sign-in-attempts";
 import * as twoFactor from "../store/two-factor";
 import { findUserById, findUserByLogin, toUser, type UserRow } from "../store/users";
 import { openSecret, recoveryCodeDigests } from "./two-factor";
 import { reactivateAtSignIn } from "./user-state";
 
-/** The web sign-in reactivates a deactivated user; the password grant does not (GitLab's). */
+/** What the web sign-in does beyond the password grant, as GitLab's do. */
 export interface SignInOptions {
+  /** A deactivated user comes back (the web); the password grant refuses them. */
   reactivate?: boolean;
+  /**
+   * Record the sign-in with the browser's address (Devise's trackable, which runs when Warden
+   * signs a user in on the web). GitLab's password grant only checks the password
+   * (Gitlab::Auth.find_with_user_password): it records nothing but the reset failure count.
+   */
+  track?: { clientIp: string };
 }
 
 /** May this user complete a sign-in: active, or deactivated on the web (they come back). */
@@ -57,7 +70,10 @@ export async function verifyPassword(
   // Reactivated only once the sign-in is complete: for two-factor users, at the code step.
   if (user.two_factor_enabled)
     return { user: toUser(user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
-  return { user: await signedIn(deps, user), refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED };
+  return {
+    user: await signedIn(deps, user, options),
+    refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_UNSPECIFIED,
+  };
 }
 
 async function failed(deps: Deps, userId: number) {
@@ -68,10 +84,15 @@ async function failed(deps: Deps, userId: number) {
     : { refusal: oauth.SignInRefusal.SIGN_IN_REFUSAL_INVALID };
 }
 
-/** Records the sign-in (a deactivated user is active again); the user as signed in. */
-export async function signedIn(deps: Deps, user: UserRow) {
+/** The password (and code) accepted: a deactivated user is active again, the sign-in recorded; the user. */
+export async function signedIn(deps: Deps, user: UserRow, options: SignInOptions) {
   const current = user.state === "deactivated" ? ((await reactivateAtSignIn(deps, user.id)) ?? user) : user;
-  return toUser({ ...current, last_sign_in_at: await recordSignIn(deps.pool, user.id) });
+  if (!options.track) {
+    await resetFailedAttempts(deps.pool, user.id);
+    return toUser(current);
+  }
+  const recorded = await recordSignIn(deps.pool, user.id, recordedAddress(options.track.clientIp));
+  return toUser(recorded ?? current);
 }
 
 const CodeRefusal = auth.SignInCodeRefusal;
@@ -83,8 +104,7 @@ const CodeRefusal = auth.SignInCodeRefusal;
  */
 export async function verifySignInCode(
   deps: Deps,
-  userId: number,
-  code: string,
+  { userId, code, clientIp }: auth.VerifySignInCodeRequest,
 ): Promise<auth.VerifySignInCodeResponse> {
   const user = userId ? await findUserById(deps.pool, userId) : undefined;
   if (!user || !user.two_factor_enabled) return { refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID };
@@ -104,7 +124,9 @@ export async function verifySignInCode(
       refusal: until ? CodeRefusal.SIGN_IN_CODE_REFUSAL_LOCKED : CodeRefusal.SIGN_IN_CODE_REFUSAL_INVALID,
     };
   }
-  return { user: await signedIn(deps, user), refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_UNSPECIFIED };
+  // Only the web asks for codes: the sign-in is recorded.
+  const signed = await signedIn(deps, user, { reactivate: true, track: { clientIp } });
+  return { user: signed, refusal: CodeRefusal.SIGN_IN_CODE_REFUSAL_UNSPECIFIED };
 }
 
 async function codeAccepted(deps: Deps, userId: number, code: string): Promise<boolean> {

@@ -82,7 +82,7 @@ export async function changeUserState(
     const decision = decideStateAction(action, {
       state: user.state,
       self: user.id === actor.userId,
-      dormant: isDormant(user.last_activity_on, user.last_sign_in_at, new Date()),
+      dormant: isDormant(user.last_activity_on, user.current_sign_in_at, new Date()),
     });
     switch (decision.kind) {
       case "refuse":

@@ -115,16 +115,19 @@ export const NOT_ALLOWED: Partial<Record<StateAction, string>> = {
 };
 
 /**
- * User#no_recent_activity?: the later of the last activity day and the last sign-in is at least
- * DORMANT_DAYS ago; a user with neither counts as dormant.
+ * User#no_recent_activity?: the later of the last activity day and the latest sign-in (GitLab's
+ * last_active_at reads current_sign_in_at) is at least DORMANT_DAYS ago; a user with neither counts
+ * as dormant.
  */
 export function isDormant(
   lastActivityOn: Date | string | null,
-  lastSignInAt: Date | null,
+  currentSignInAt: Date | null,
   now: Date,
 ): boolean {
   const activity = lastActivityOn === null ? undefined : new Date(lastActivityOn).getTime();
-  const times = [activity, lastSignInAt?.getTime()].filter((t): t is number => t !== undefined && !isNaN(t));
+  const times = [activity, currentSignInAt?.getTime()].filter(
+    (t): t is number => t !== undefined && !isNaN(t),
+  );
   const last = times.length ? Math.max(...times) : 0;
   return last <= now.getTime() - DORMANT_DAYS * 86_400_000;
 }

@@ -15,6 +15,7 @@ function visibleTo(actor: common.Actor | undefined, user: auth.User): auth.User 
     note: "",
     twoFactorEnabled: false,
     lastSignInAt: undefined,
+    currentSignInAt: undefined,
     confirmedAt: undefined,
     identities: [],
   };
@@ -49,9 +50,10 @@ export async function getUser(
     : await users.findUserByUsername(deps.pool, username);
   if (!row) throw notFound("User");
   const identities = isSelfOrAdmin(actor, row.id) ? await listIdentities(deps.pool, row.id) : [];
-  const [user] = await withCustomAttributes(deps, actor, asked, [
-    visibleTo(actor, users.toUser(row, identities)),
-  ]);
+  const seen = visibleTo(actor, users.toUser(row, identities));
+  // Addresses and the count are for administrators alone: not even the user sees their own.
+  const detailed = actor?.admin && actor.userId ? users.withSignInDetails(seen, row) : seen;
+  const [user] = await withCustomAttributes(deps, actor, asked, [detailed]);
   return user!;
 }
 

@@ -37,5 +37,5 @@ export const authService = (deps: Deps): AsyncService<typeof auth.AuthServiceSer
   prepareTwoFactor: (req) => prepareTwoFactor(deps, req.actor),
   enableTwoFactor: (req) => enableTwoFactor(deps, req.actor, req),
   disableTwoFactor: (req) => disableTwoFactor(deps, req.actor, req),
-  verifySignInCode: (req) => verifySignInCode(deps, req.userId, req.code),
+  verifySignInCode: (req) => verifySignInCode(deps, req),
 });

@@ -34,10 +34,13 @@ export const oauthService = (deps: Deps): AsyncService<typeof oauth.OAuthService
   listApplications: (req) => listApplications(deps, req),
   deleteApplication: (req) => deleteApplication(deps, req),
   renewApplicationSecret: (req) => renewApplicationSecret(deps, req),
-  signIn: (req) =>
-    req.provider
-      ? signInWithLdap(deps, req.provider, req.login, req.password, { reactivate: true })
-      : verifyPassword(deps, req.login, req.password, { reactivate: true }),
+  signIn: (req) => {
+    // The web sign-in page: a deactivated user comes back, and the sign-in is recorded.
+    const web = { reactivate: true, track: { clientIp: req.clientIp } };
+    return req.provider
+      ? signInWithLdap(deps, req.provider, req.login, req.password, web)
+      : verifyPassword(deps, req.login, req.password, web);
+  },
   listSignInProviders: async () => ({
     providers: deps.config.CANOPY_LDAP_SERVERS.map(({ provider, label }) => ({ provider, label })),
   }),

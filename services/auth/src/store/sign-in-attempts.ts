@@ -1,4 +1,5 @@
 import type { Queryable } from "@canopy/kit";
+import type { UserRow } from "./users";
 
 /**
  * The account lock: failed sign-ins (passwords and two-factor codes alike) counted per user; at the
@@ -31,11 +32,29 @@ export async function recordFailedAttempt(
   return until && until > new Date() ? until : undefined;
 }
 
-/** A complete sign-in: the count starts again and the time is kept (GitLab's last_sign_in_at). */
-export async function recordSignIn(db: Queryable, userId: number): Promise<Date> {
-  const { rows } = await db.query<{ last_sign_in_at: Date }>(
-    "UPDATE users SET failed_attempts = 0, locked_until = NULL, last_sign_in_at = now() WHERE id = $1 RETURNING last_sign_in_at",
-    [userId],
+/** A password accepted without a sign-in (the password grant): the count starts again (GitLab's unlock_access!). */
+export async function resetFailedAttempts(db: Queryable, userId: number): Promise<void> {
+  await db.query("UPDATE users SET failed_attempts = 0, locked_until = NULL WHERE id = $1", [userId]);
+}
+
+/**
+ * A completed sign-in, as Devise's trackable records it: the current time and address become the
+ * last ones (at the first sign-in, the new ones are both), the new ones current, one more in the
+ * count; and the failure count starts again. One statement: every right-hand side reads the row as
+ * it was, and two sign-ins at once both count.
+ */
+export async function recordSignIn(
+  db: Queryable,
+  userId: number,
+  address: string | null,
+): Promise<UserRow | undefined> {
+  const { rows } = await db.query<UserRow>(
+    `UPDATE users SET failed_attempts = 0, locked_until = NULL,
+       last_sign_in_at = COALESCE(current_sign_in_at, now()), current_sign_in_at = now(),
+       last_sign_in_ip = COALESCE(current_sign_in_ip, $2::inet), current_sign_in_ip = $2::inet,
+       sign_in_count = sign_in_count + 1
+     WHERE id = $1 RETURNING *`,
+    [userId, address],
   );
-  return rows[0]?.last_sign_in_at ?? new Date();
+  return rows[0];
 }

@@ -26,7 +26,13 @@ export interface UserRow {
   private_profile: boolean;
   created_at: Date;
   confirmed_at: Date | null;
+  /** Devise's trackable fields (migration 0015): last_* is the sign-in before current_*. */
   last_sign_in_at: Date | null;
+  current_sign_in_at: Date | null;
+  /** inet columns, as node-postgres gives them: text. */
+  current_sign_in_ip: string | null;
+  last_sign_in_ip: string | null;
+  sign_in_count: number;
   /** The avatar's file name (its bytes are in user_avatars); null without one. */
   avatar_filename: string | null;
   /** A `date`: node-postgres gives it as a Date at local midnight (or text where so configured). */
@@ -109,6 +115,19 @@ export const toUser = (r: UserRow, identities: IdentityRow[] = []): auth.User =>
   avatarPath: userAvatarPath(r.id, r.avatar_filename),
 
   lastActivityOn: dayOf(r.last_activity_on),
+  currentSignInAt: r.current_sign_in_at ?? undefined,
+  // Administrators' details only (withSignInDetails).
+  signInCount: 0,
+  currentSignInIp: "",
+  lastSignInIp: "",
+});
+
+/** The user with the trackable fields only administrators see (GitLab's UserDetailsWithAdmin). */
+export const withSignInDetails = (user: auth.User, r: UserRow): auth.User => ({
+  ...user,
+  signInCount: r.sign_in_count,
+  currentSignInIp: r.current_sign_in_ip ?? "",
+  lastSignInIp: r.last_sign_in_ip ?? "",
 });
 
 /** What other services keep of a user, as auth's user events carry it. */

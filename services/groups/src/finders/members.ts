@@ -7,12 +7,14 @@ import {
   pageInfo,
   pageWindow,
   recordNotFound,
+  requireAdmin,
   requireSignedIn,
 } from "@canopy/kit";
 import { groupMembers, type common, type groups } from "@canopy/protos";
 import { canAdminMembers, canReadMembers } from "../domain/members";
 import type { Deps } from "../deps";
 import { findListedMember, listMembers as listMemberRows, type MemberListRow } from "../store/member-lists";
+import { highestAccessLevelOf } from "../store/members";
 import { resolveGroup, type VisibleGroup } from "./groups";
 
 /**
@@ -76,6 +78,15 @@ export async function getMember(
   );
   if (!row) throw recordNotFound();
   return toMember(row, actor);
+}
+
+/** The group half of a user's highest_role (GET /users/:id for administrators): administrators only. */
+export async function userHighestAccessLevel(
+  deps: Deps,
+  req: groupMembers.GetUserHighestAccessLevelRequest,
+): Promise<groupMembers.UserHighestAccessLevel> {
+  requireAdmin(req.actor);
+  return { accessLevel: await highestAccessLevelOf(deps.pool, req.userId) };
 }
 
 /** A direct member of `groupId` as the API shows them to `actor` (after a write). */

@@ -4,7 +4,7 @@ import { addMember, addMembers } from "../commands/members-add";
 import { removeMember } from "../commands/members-remove";
 import { updateMember } from "../commands/members-update";
 import type { Deps } from "../deps";
-import { getMember, listMembers } from "../finders/members";
+import { getMember, listMembers, userHighestAccessLevel } from "../finders/members";
 
 /** gRPC handlers of canopy.groups.v1.GroupMembersService: decode, call, encode. */
 export const membersService = (deps: Deps): AsyncService<typeof groupMembers.GroupMembersServiceService> => ({
@@ -14,4 +14,5 @@ export const membersService = (deps: Deps): AsyncService<typeof groupMembers.Gro
   addMembers: (req) => addMembers(deps, req),
   updateMember: (req) => updateMember(deps, req),
   removeMember: (req) => removeMember(deps, req),
+  getUserHighestAccessLevel: (req) => userHighestAccessLevel(deps, req),
 });

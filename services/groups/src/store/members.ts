@@ -55,6 +55,20 @@ export async function findMembership(
   return rows[0];
 }
 
+/**
+ * The highest level of the user's direct group memberships, 0 without any (GitLab's
+ * `members.non_request.maximum(:access_level)`; Canopy has no access requests). Expired rows count
+ * for nothing, as everywhere here: GitLab's daily removal takes them away.
+ */
+export async function highestAccessLevelOf(db: Queryable, userId: number): Promise<number> {
+  const { rows } = await db.query<{ level: number }>(
+    `SELECT COALESCE(max(access_level), 0)::int AS level FROM members
+      WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > ${UTC_TODAY})`,
+    [userId],
+  );
+  return rows[0]?.level ?? 0;
+}
+
 /** The user's highest membership in one of `ancestorIds`, with that group's name (for the message). */
 export async function highestAncestorMembership(
   db: Queryable,

@@ -6,12 +6,18 @@ import {
   pageInfo,
   pageWindow,
   recordNotFound,
+  requireAdmin,
   requireSignedIn,
 } from "@canopy/kit";
 import { projectMembers, type common, type projects } from "@canopy/protos";
 import { canAdminMembers } from "../domain/members";
 import type { Deps } from "../deps";
-import { findListedProjectMember, listProjectMembers, type ProjectMemberRow } from "../store/project-members";
+import {
+  findListedProjectMember,
+  highestProjectAccessLevelOf,
+  listProjectMembers,
+  type ProjectMemberRow,
+} from "../store/project-members";
 import { resolveProject, viewerOf, type VisibleProject } from "./projects";
 
 /**
@@ -69,6 +75,15 @@ export async function getMember(
   );
   if (!row) throw recordNotFound();
   return toMember(row, actor);
+}
+
+/** The project half of a user's highest_role (GET /users/:id for administrators): administrators only. */
+export async function userHighestProjectAccessLevel(
+  deps: Deps,
+  req: projectMembers.GetUserHighestProjectAccessLevelRequest,
+): Promise<projectMembers.UserHighestProjectAccessLevel> {
+  requireAdmin(req.actor);
+  return { accessLevel: await highestProjectAccessLevelOf(deps.pool, req.userId) };
 }
 
 /** A direct member as the answer to a write shows them. */

@@ -3,7 +3,7 @@ import type { projectMembers } from "@canopy/protos";
 import { addMember, addMembers } from "../commands/members-add";
 import { removeMember, updateMember } from "../commands/members-change";
 import type { Deps } from "../deps";
-import { getMember, listMembers } from "../finders/members";
+import { getMember, listMembers, userHighestProjectAccessLevel } from "../finders/members";
 
 /** gRPC handlers of canopy.projects.v1.ProjectMembersService. */
 export const projectMembersService = (
@@ -15,4 +15,5 @@ export const projectMembersService = (
   addProjectMembers: (req) => addMembers(deps, req),
   updateProjectMember: (req) => updateMember(deps, req),
   removeProjectMember: (req) => removeMember(deps, req),
+  getUserHighestProjectAccessLevel: (req) => userHighestProjectAccessLevel(deps, req),
 });

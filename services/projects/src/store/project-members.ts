@@ -123,6 +123,20 @@ export async function findListedProjectMember(
   return (await reads.page(db, q, { limit: 1, offset: 0 }))[0];
 }
 
+/**
+ * The highest level of the user's direct project memberships, 0 without any (GitLab's
+ * `members.non_request.maximum(:access_level)`, project half). Expired rows count for nothing: GitLab's
+ * daily removal takes them away.
+ */
+export async function highestProjectAccessLevelOf(db: Queryable, userId: number): Promise<number> {
+  const { rows } = await db.query<{ level: number }>(
+    `SELECT COALESCE(max(access_level), 0)::int AS level FROM project_members
+      WHERE user_id = $1 AND (expires_at IS NULL OR expires_at > ${UTC_TODAY})`,
+    [userId],
+  );
+  return rows[0]?.level ?? 0;
+}
+
 /** A direct membership row (expired ones too: they are still rows to change or remove). */
 export interface MembershipRow {
   id: number;

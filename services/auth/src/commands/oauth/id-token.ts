@@ -17,7 +17,7 @@ export async function issueIdToken(
   const email = t.scopes.includes("email") ? user.email : user.public_email;
   const claims: Record<string, unknown> = {
     nonce: t.nonce || undefined,
-    auth_time: Math.floor((t.authTime ?? user.last_sign_in_at ?? new Date()).getTime() / 1000),
+    auth_time: Math.floor((t.authTime ?? user.current_sign_in_at ?? new Date()).getTime() / 1000),
     name: user.name,
     nickname: user.username,
     preferred_username: user.username,

@@ -285,7 +285,13 @@ export interface User {
   state: UserState;
   admin: boolean;
   twoFactorEnabled: boolean;
-  createdAt?: Date | undefined;
+  createdAt?:
+    | Date
+    | undefined;
+  /**
+   * Devise's trackable last_sign_in_at: the sign-in before the latest one (the latest itself at the
+   * first sign-in); see current_sign_in_at.
+   */
   lastSignInAt?: Date | undefined;
   confirmedAt?: Date | undefined;
   bio: string;
@@ -310,6 +316,20 @@ export interface User {
   avatarPath: string;
   /** YYYY-MM-DD of the user's last activity (written at most once a day), empty when never active. */
   lastActivityOn: string;
+  /**
+   * The latest completed web sign-in (Devise's trackable current_sign_in_at); shown, like
+   * last_sign_in_at, to the user and administrators only.
+   */
+  currentSignInAt?:
+    | Date
+    | undefined;
+  /**
+   * The rest of Devise's trackable fields, filled by GetUser for administrators only (GitLab's
+   * UserDetailsWithAdmin): 0 and empty in every other answer.
+   */
+  signInCount: number;
+  currentSignInIp: string;
+  lastSignInIp: string;
 }
 
 export interface Identity {
@@ -535,6 +555,8 @@ export interface VerifySignInCodeRequest {
   userId: number;
   /** A 6-digit TOTP code or a recovery code. */
   code: string;
+  /** The browser's address as the gateway sees it, recorded with the completed sign-in. */
+  clientIp: string;
 }
 
 export interface VerifySignInCodeResponse {
@@ -822,6 +844,10 @@ function createBaseUser(): User {
     customAttributes: [],
     avatarPath: "",
     lastActivityOn: "",
+    currentSignInAt: undefined,
+    signInCount: 0,
+    currentSignInIp: "",
+    lastSignInIp: "",
   };
 }
 
@@ -901,6 +927,18 @@ export const User: MessageFns<User> = {
     }
     if (message.lastActivityOn !== "") {
       writer.uint32(242).string(message.lastActivityOn);
+    }
+    if (message.currentSignInAt !== undefined) {
+      Timestamp.encode(toTimestamp(message.currentSignInAt), writer.uint32(482).fork()).join();
+    }
+    if (message.signInCount !== 0) {
+      writer.uint32(488).int32(message.signInCount);
+    }
+    if (message.currentSignInIp !== "") {
+      writer.uint32(498).string(message.currentSignInIp);
+    }
+    if (message.lastSignInIp !== "") {
+      writer.uint32(506).string(message.lastSignInIp);
     }
     return writer;
   },
@@ -1118,6 +1156,38 @@ export const User: MessageFns<User> = {
             message.lastActivityOn = reader.string();
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.currentSignInAt = fromTimestamp(Timestamp.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 61: {
+            if (tag !== 488) {
+              break;
+            }
+
+            message.signInCount = reader.int32();
+            continue;
+          }
+          case 62: {
+            if (tag !== 498) {
+              break;
+            }
+
+            message.currentSignInIp = reader.string();
+            continue;
+          }
+          case 63: {
+            if (tag !== 506) {
+              break;
+            }
+
+            message.lastSignInIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1211,6 +1281,26 @@ export const User: MessageFns<User> = {
         : isSet(object.last_activity_on)
         ? globalThis.String(object.last_activity_on)
         : "",
+      currentSignInAt: isSet(object.currentSignInAt)
+        ? fromJsonTimestamp(object.currentSignInAt)
+        : isSet(object.current_sign_in_at)
+        ? fromJsonTimestamp(object.current_sign_in_at)
+        : undefined,
+      signInCount: isSet(object.signInCount)
+        ? globalThis.Number(object.signInCount)
+        : isSet(object.sign_in_count)
+        ? globalThis.Number(object.sign_in_count)
+        : 0,
+      currentSignInIp: isSet(object.currentSignInIp)
+        ? globalThis.String(object.currentSignInIp)
+        : isSet(object.current_sign_in_ip)
+        ? globalThis.String(object.current_sign_in_ip)
+        : "",
+      lastSignInIp: isSet(object.lastSignInIp)
+        ? globalThis.String(object.lastSignInIp)
+        : isSet(object.last_sign_in_ip)
+        ? globalThis.String(object.last_sign_in_ip)
+        : "",
     };
   },
 
@@ -1291,6 +1381,18 @@ export const User: MessageFns<User> = {
     if (message.lastActivityOn !== "") {
       obj.lastActivityOn = message.lastActivityOn;
     }
+    if (message.currentSignInAt !== undefined) {
+      obj.currentSignInAt = message.currentSignInAt.toISOString();
+    }
+    if (message.signInCount !== 0) {
+      obj.signInCount = Math.round(message.signInCount);
+    }
+    if (message.currentSignInIp !== "") {
+      obj.currentSignInIp = message.currentSignInIp;
+    }
+    if (message.lastSignInIp !== "") {
+      obj.lastSignInIp = message.lastSignInIp;
+    }
     return obj;
   },
 
@@ -1324,6 +1426,10 @@ export const User: MessageFns<User> = {
     message.customAttributes = object.customAttributes?.map((e) => UserCustomAttribute.fromPartial(e)) || [];
     message.avatarPath = object.avatarPath ?? "";
     message.lastActivityOn = object.lastActivityOn ?? "";
+    message.currentSignInAt = object.currentSignInAt ?? undefined;
+    message.signInCount = object.signInCount ?? 0;
+    message.currentSignInIp = object.currentSignInIp ?? "";
+    message.lastSignInIp = object.lastSignInIp ?? "";
     return message;
   },
 };
@@ -4432,7 +4538,7 @@ export const DisableTwoFactorResponse: MessageFns<DisableTwoFactorResponse> = {
 };
 
 function createBaseVerifySignInCodeRequest(): VerifySignInCodeRequest {
-  return { userId: 0, code: "" };
+  return { userId: 0, code: "", clientIp: "" };
 }
 
 export const VerifySignInCodeRequest: MessageFns<VerifySignInCodeRequest> = {
@@ -4442,6 +4548,9 @@ export const VerifySignInCodeRequest: MessageFns<VerifySignInCodeRequest> = {
     }
     if (message.code !== "") {
       writer.uint32(18).string(message.code);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(482).string(message.clientIp);
     }
     return writer;
   },
@@ -4475,6 +4584,14 @@ export const VerifySignInCodeRequest: MessageFns<VerifySignInCodeRequest> = {
             message.code = reader.string();
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -4495,6 +4612,11 @@ export const VerifySignInCodeRequest: MessageFns<VerifySignInCodeRequest> = {
         ? globalThis.Number(object.user_id)
         : 0,
       code: isSet(object.code) ? globalThis.String(object.code) : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -4506,6 +4628,9 @@ export const VerifySignInCodeRequest: MessageFns<VerifySignInCodeRequest> = {
     if (message.code !== "") {
       obj.code = message.code;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -4516,6 +4641,7 @@ export const VerifySignInCodeRequest: MessageFns<VerifySignInCodeRequest> = {
     const message = createBaseVerifySignInCodeRequest();
     message.userId = object.userId ?? 0;
     message.code = object.code ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };

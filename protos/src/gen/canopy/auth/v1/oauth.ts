@@ -147,6 +147,11 @@ export interface SignInRequest {
    * the first sign-in creates the user.
    */
   provider: string;
+  /**
+   * The browser's address as the gateway sees it, recorded with a completed sign-in (Devise's
+   * current_sign_in_ip).
+   */
+  clientIp: string;
 }
 
 export interface ListSignInProvidersRequest {
@@ -1309,7 +1314,7 @@ export const RenewApplicationSecretRequest: MessageFns<RenewApplicationSecretReq
 };
 
 function createBaseSignInRequest(): SignInRequest {
-  return { login: "", password: "", provider: "" };
+  return { login: "", password: "", provider: "", clientIp: "" };
 }
 
 export const SignInRequest: MessageFns<SignInRequest> = {
@@ -1322,6 +1327,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     }
     if (message.provider !== "") {
       writer.uint32(26).string(message.provider);
+    }
+    if (message.clientIp !== "") {
+      writer.uint32(482).string(message.clientIp);
     }
     return writer;
   },
@@ -1363,6 +1371,14 @@ export const SignInRequest: MessageFns<SignInRequest> = {
             message.provider = reader.string();
             continue;
           }
+          case 60: {
+            if (tag !== 482) {
+              break;
+            }
+
+            message.clientIp = reader.string();
+            continue;
+          }
         }
         if ((tag & 7) === 4 || tag === 0) {
           break;
@@ -1380,6 +1396,11 @@ export const SignInRequest: MessageFns<SignInRequest> = {
       login: isSet(object.login) ? globalThis.String(object.login) : "",
       password: isSet(object.password) ? globalThis.String(object.password) : "",
       provider: isSet(object.provider) ? globalThis.String(object.provider) : "",
+      clientIp: isSet(object.clientIp)
+        ? globalThis.String(object.clientIp)
+        : isSet(object.client_ip)
+        ? globalThis.String(object.client_ip)
+        : "",
     };
   },
 
@@ -1394,6 +1415,9 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     if (message.provider !== "") {
       obj.provider = message.provider;
     }
+    if (message.clientIp !== "") {
+      obj.clientIp = message.clientIp;
+    }
     return obj;
   },
 
@@ -1405,6 +1429,7 @@ export const SignInRequest: MessageFns<SignInRequest> = {
     message.login = object.login ?? "";
     message.password = object.password ?? "";
     message.provider = object.provider ?? "";
+    message.clientIp = object.clientIp ?? "";
     return message;
   },
 };

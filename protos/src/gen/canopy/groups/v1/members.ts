@@ -183,6 +183,16 @@ export interface RemoveMemberRequest {
 export interface RemoveMemberResponse {
 }
 
+export interface GetUserHighestAccessLevelRequest {
+  actor?: Actor | undefined;
+  userId: number;
+}
+
+export interface UserHighestAccessLevel {
+  /** The highest access_level of the user's unexpired direct group memberships; 0 without any. */
+  accessLevel: number;
+}
+
 function createBaseMemberUser(): MemberUser {
   return { id: 0, username: "", name: "", state: "", avatarUrl: "", email: undefined };
 }
@@ -1885,6 +1895,172 @@ export const RemoveMemberResponse: MessageFns<RemoveMemberResponse> = {
   },
 };
 
+function createBaseGetUserHighestAccessLevelRequest(): GetUserHighestAccessLevelRequest {
+  return { actor: undefined, userId: 0 };
+}
+
+export const GetUserHighestAccessLevelRequest: MessageFns<GetUserHighestAccessLevelRequest> = {
+  encode(message: GetUserHighestAccessLevelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserHighestAccessLevelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserHighestAccessLevelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUserHighestAccessLevelRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetUserHighestAccessLevelRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserHighestAccessLevelRequest>, I>>(
+    base?: I,
+  ): GetUserHighestAccessLevelRequest {
+    return GetUserHighestAccessLevelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserHighestAccessLevelRequest>, I>>(
+    object: I,
+  ): GetUserHighestAccessLevelRequest {
+    const message = createBaseGetUserHighestAccessLevelRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseUserHighestAccessLevel(): UserHighestAccessLevel {
+  return { accessLevel: 0 };
+}
+
+export const UserHighestAccessLevel: MessageFns<UserHighestAccessLevel> = {
+  encode(message: UserHighestAccessLevel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accessLevel !== 0) {
+      writer.uint32(8).int32(message.accessLevel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserHighestAccessLevel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserHighestAccessLevel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accessLevel = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserHighestAccessLevel {
+    return {
+      accessLevel: isSet(object.accessLevel)
+        ? globalThis.Number(object.accessLevel)
+        : isSet(object.access_level)
+        ? globalThis.Number(object.access_level)
+        : 0,
+    };
+  },
+
+  toJSON(message: UserHighestAccessLevel): unknown {
+    const obj: any = {};
+    if (message.accessLevel !== 0) {
+      obj.accessLevel = Math.round(message.accessLevel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserHighestAccessLevel>, I>>(base?: I): UserHighestAccessLevel {
+    return UserHighestAccessLevel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserHighestAccessLevel>, I>>(object: I): UserHighestAccessLevel {
+    const message = createBaseUserHighestAccessLevel();
+    message.accessLevel = object.accessLevel ?? 0;
+    return message;
+  },
+};
+
 /**
  * Group members (GitLab lib/api/members.rb for groups): direct members, effective members
  * (inherited from ancestors and through shares), and adding, changing and removing direct ones.
@@ -1947,6 +2123,22 @@ export const GroupMembersServiceService = {
       Buffer.from(RemoveMemberResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RemoveMemberResponse => RemoveMemberResponse.decode(value),
   },
+  /**
+   * The highest level a user holds in any group (administrators only): half of GitLab's
+   * highest_role; the projects service answers the other half.
+   */
+  getUserHighestAccessLevel: {
+    path: "/canopy.groups.v1.GroupMembersService/GetUserHighestAccessLevel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUserHighestAccessLevelRequest): Buffer =>
+      Buffer.from(GetUserHighestAccessLevelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUserHighestAccessLevelRequest =>
+      GetUserHighestAccessLevelRequest.decode(value),
+    responseSerialize: (value: UserHighestAccessLevel): Buffer =>
+      Buffer.from(UserHighestAccessLevel.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UserHighestAccessLevel => UserHighestAccessLevel.decode(value),
+  },
 } as const;
 
 export interface GroupMembersServiceServer extends UntypedServiceImplementation {
@@ -1957,6 +2149,11 @@ export interface GroupMembersServiceServer extends UntypedServiceImplementation 
   addMembers: handleUnaryCall<AddMembersRequest, AddMembersResponse>;
   updateMember: handleUnaryCall<UpdateMemberRequest, Member>;
   removeMember: handleUnaryCall<RemoveMemberRequest, RemoveMemberResponse>;
+  /**
+   * The highest level a user holds in any group (administrators only): half of GitLab's
+   * highest_role; the projects service answers the other half.
+   */
+  getUserHighestAccessLevel: handleUnaryCall<GetUserHighestAccessLevelRequest, UserHighestAccessLevel>;
 }
 
 export interface GroupMembersServiceClient extends Client {
@@ -2050,6 +2247,25 @@ export interface GroupMembersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveMemberResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The highest level a user holds in any group (administrators only): half of GitLab's
+   * highest_role; the projects service answers the other half.
+   */
+  getUserHighestAccessLevel(
+    request: GetUserHighestAccessLevelRequest,
+    callback: (error: ServiceError | null, response: UserHighestAccessLevel) => void,
+  ): ClientUnaryCall;
+  getUserHighestAccessLevel(
+    request: GetUserHighestAccessLevelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UserHighestAccessLevel) => void,
+  ): ClientUnaryCall;
+  getUserHighestAccessLevel(
+    request: GetUserHighestAccessLevelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UserHighestAccessLevel) => void,
   ): ClientUnaryCall;
 }
 

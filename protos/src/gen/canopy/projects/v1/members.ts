@@ -175,6 +175,16 @@ export interface RemoveProjectMemberRequest {
 export interface RemoveProjectMemberResponse {
 }
 
+export interface GetUserHighestProjectAccessLevelRequest {
+  actor?: Actor | undefined;
+  userId: number;
+}
+
+export interface UserHighestProjectAccessLevel {
+  /** The highest access_level of the user's unexpired direct project memberships; 0 without any. */
+  accessLevel: number;
+}
+
 function createBaseProjectMemberUser(): ProjectMemberUser {
   return { id: 0, username: "", name: "", state: "", avatarUrl: "", email: undefined };
 }
@@ -1865,6 +1875,174 @@ export const RemoveProjectMemberResponse: MessageFns<RemoveProjectMemberResponse
   },
 };
 
+function createBaseGetUserHighestProjectAccessLevelRequest(): GetUserHighestProjectAccessLevelRequest {
+  return { actor: undefined, userId: 0 };
+}
+
+export const GetUserHighestProjectAccessLevelRequest: MessageFns<GetUserHighestProjectAccessLevelRequest> = {
+  encode(message: GetUserHighestProjectAccessLevelRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.userId !== 0) {
+      writer.uint32(16).int64(message.userId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetUserHighestProjectAccessLevelRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetUserHighestProjectAccessLevelRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userId = longToNumber(reader.int64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): GetUserHighestProjectAccessLevelRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      userId: isSet(object.userId)
+        ? globalThis.Number(object.userId)
+        : isSet(object.user_id)
+        ? globalThis.Number(object.user_id)
+        : 0,
+    };
+  },
+
+  toJSON(message: GetUserHighestProjectAccessLevelRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.userId !== 0) {
+      obj.userId = Math.round(message.userId);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<GetUserHighestProjectAccessLevelRequest>, I>>(
+    base?: I,
+  ): GetUserHighestProjectAccessLevelRequest {
+    return GetUserHighestProjectAccessLevelRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<GetUserHighestProjectAccessLevelRequest>, I>>(
+    object: I,
+  ): GetUserHighestProjectAccessLevelRequest {
+    const message = createBaseGetUserHighestProjectAccessLevelRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.userId = object.userId ?? 0;
+    return message;
+  },
+};
+
+function createBaseUserHighestProjectAccessLevel(): UserHighestProjectAccessLevel {
+  return { accessLevel: 0 };
+}
+
+export const UserHighestProjectAccessLevel: MessageFns<UserHighestProjectAccessLevel> = {
+  encode(message: UserHighestProjectAccessLevel, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.accessLevel !== 0) {
+      writer.uint32(8).int32(message.accessLevel);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserHighestProjectAccessLevel {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserHighestProjectAccessLevel();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.accessLevel = reader.int32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): UserHighestProjectAccessLevel {
+    return {
+      accessLevel: isSet(object.accessLevel)
+        ? globalThis.Number(object.accessLevel)
+        : isSet(object.access_level)
+        ? globalThis.Number(object.access_level)
+        : 0,
+    };
+  },
+
+  toJSON(message: UserHighestProjectAccessLevel): unknown {
+    const obj: any = {};
+    if (message.accessLevel !== 0) {
+      obj.accessLevel = Math.round(message.accessLevel);
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<UserHighestProjectAccessLevel>, I>>(base?: I): UserHighestProjectAccessLevel {
+    return UserHighestProjectAccessLevel.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<UserHighestProjectAccessLevel>, I>>(
+    object: I,
+  ): UserHighestProjectAccessLevel {
+    const message = createBaseUserHighestProjectAccessLevel();
+    message.accessLevel = object.accessLevel ?? 0;
+    return message;
+  },
+};
+
 /**
  * Project members (GitLab lib/api/members.rb, project half): direct members, every member (inherited
  * from the project's group and its ancestors, and through groups the project is shared with), and
@@ -1936,6 +2114,22 @@ export const ProjectMembersServiceService = {
       Buffer.from(RemoveProjectMemberResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): RemoveProjectMemberResponse => RemoveProjectMemberResponse.decode(value),
   },
+  /**
+   * The highest level a user holds in any project (administrators only): half of GitLab's
+   * highest_role; the groups service answers the other half.
+   */
+  getUserHighestProjectAccessLevel: {
+    path: "/canopy.projects.v1.ProjectMembersService/GetUserHighestProjectAccessLevel" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetUserHighestProjectAccessLevelRequest): Buffer =>
+      Buffer.from(GetUserHighestProjectAccessLevelRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetUserHighestProjectAccessLevelRequest =>
+      GetUserHighestProjectAccessLevelRequest.decode(value),
+    responseSerialize: (value: UserHighestProjectAccessLevel): Buffer =>
+      Buffer.from(UserHighestProjectAccessLevel.encode(value).finish()),
+    responseDeserialize: (value: Buffer): UserHighestProjectAccessLevel => UserHighestProjectAccessLevel.decode(value),
+  },
 } as const;
 
 export interface ProjectMembersServiceServer extends UntypedServiceImplementation {
@@ -1946,6 +2140,14 @@ export interface ProjectMembersServiceServer extends UntypedServiceImplementatio
   addProjectMembers: handleUnaryCall<AddProjectMembersRequest, AddProjectMembersResponse>;
   updateProjectMember: handleUnaryCall<UpdateProjectMemberRequest, ProjectMember>;
   removeProjectMember: handleUnaryCall<RemoveProjectMemberRequest, RemoveProjectMemberResponse>;
+  /**
+   * The highest level a user holds in any project (administrators only): half of GitLab's
+   * highest_role; the groups service answers the other half.
+   */
+  getUserHighestProjectAccessLevel: handleUnaryCall<
+    GetUserHighestProjectAccessLevelRequest,
+    UserHighestProjectAccessLevel
+  >;
 }
 
 export interface ProjectMembersServiceClient extends Client {
@@ -2039,6 +2241,25 @@ export interface ProjectMembersServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: RemoveProjectMemberResponse) => void,
+  ): ClientUnaryCall;
+  /**
+   * The highest level a user holds in any project (administrators only): half of GitLab's
+   * highest_role; the groups service answers the other half.
+   */
+  getUserHighestProjectAccessLevel(
+    request: GetUserHighestProjectAccessLevelRequest,
+    callback: (error: ServiceError | null, response: UserHighestProjectAccessLevel) => void,
+  ): ClientUnaryCall;
+  getUserHighestProjectAccessLevel(
+    request: GetUserHighestProjectAccessLevelRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: UserHighestProjectAccessLevel) => void,
+  ): ClientUnaryCall;
+  getUserHighestProjectAccessLevel(
+    request: GetUserHighestProjectAccessLevelRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: UserHighestProjectAccessLevel) => void,
   ): ClientUnaryCall;
 }
 
