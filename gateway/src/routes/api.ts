@@ -21,6 +21,7 @@ import { projectMemberEndpoints } from "./project-members";
 import { projectSharingEndpoints } from "./project-sharing";
 import { personalAccessTokenEndpoints } from "./personal-access-tokens";
 import { userEndpoints } from "./users";
+import { userSignInMethodEndpoints } from "./user-sign-in-methods";
 import { userAvatarEndpoints } from "./user-avatar";
 import { searchEndpoints } from "./search";
 import { userStateEndpoints } from "./user-state";
@@ -37,6 +38,7 @@ import { eventEndpoints } from "./events";
  */
 export const API_ENDPOINTS: readonly Endpoint[] = [
   ...userEndpoints,
+  ...userSignInMethodEndpoints,
   ...userAvatarEndpoints,
   ...searchEndpoints,
   ...userStateEndpoints,
