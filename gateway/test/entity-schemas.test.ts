@@ -136,8 +136,13 @@ const member = (m: Partial<groupMembers.Member>) =>
 /** [component, what the builder made] pairs; each must validate. */
 const built: [string, string, unknown][] = [
   ["UserBasic", "blocked user", userBasic(fullUser, URL)],
-  ["User", "full", user(fullUser, URL)],
-  ["User", "bare", user(bareUser, URL)],
+  ["User", "full, to a signed-in reader", user(fullUser, URL, { userId: 99, admin: false })],
+  ["User", "bare, to anonymous", user(bareUser, URL, { userId: 0, admin: false })],
+  [
+    "User",
+    "private profile, to another user",
+    user({ ...bareUser, privateProfile: true }, URL, { userId: 99, admin: false }),
+  ],
   ["UserPublic", "full", userPublic(fullUser, URL)],
   ["UserPublic", "bare", userPublic(bareUser, URL)],
   ["UserWithAdmin", "full", userWithAdmin(fullUser, URL, "ultimate")],

@@ -53,8 +53,10 @@ const profile = (u: ApiUser) => ({
   following: 0,
   local_time: null,
 });
+/** A signed-in reader of the profile also gets is_followed (false: Canopy has no follows). */
+const readBySignedIn = (u: ApiUser) => ({ ...profile(u), is_followed: false });
 const publicOf = (u: ApiUser) => ({
-  ...profile(u),
+  ...readBySignedIn(u),
   last_sign_in_at: null,
   confirmed_at: ISO_TIME,
   last_activity_on: null,
@@ -105,6 +107,28 @@ describe("GET /api/v4/user", () => {
 });
 
 describe("GET /api/v4/users/:id", () => {
+  test("a private profile keeps its creation time and follows from all but its user and administrators", async () => {
+    const target = await createUser(stack, { private_profile: true });
+    const other = await signedInUser(stack);
+    const self = await stack.gw.post(`/api/v4/users/${target.id}/personal_access_tokens`, {
+      token: stack.rootToken,
+      json: { name: "self", scopes: ["read_user"] },
+    });
+    const path = `/api/v4/users/${target.id}`;
+    const { created_at: _created, followers: _f, following: _g, ...hidden } = profile(target);
+    expect((await stack.gw.get(path)).body).toEqual(hidden);
+    expect((await stack.gw.get(path, { token: other.secret })).body).toEqual(hidden);
+    const byThemself = await stack.gw.get(path, { token: (self.body as { token: string }).token });
+    expect(byThemself.body).toEqual(readBySignedIn(target));
+    expect((await stack.gw.get(path, { token: stack.rootToken })).body).toMatchObject({
+      created_at: ISO_TIME,
+      followers: 0,
+      following: 0,
+      is_followed: false,
+      private_profile: true,
+    });
+  });
+
   test("each caller gets the entity GitLab gives them", async () => {
     const target = await createUser(stack, { note: "internal note", bio: "Bio" });
     const other = await signedInUser(stack);
@@ -118,9 +142,9 @@ describe("GET /api/v4/users/:id", () => {
     const anonymous = await stack.gw.get(path);
     expect(anonymous.body).toEqual({ ...profile(target), bio: "Bio" });
     const byOther = await stack.gw.get(path, { token: other.secret });
-    expect(byOther.body).toEqual({ ...profile(target), bio: "Bio" });
+    expect(byOther.body).toEqual({ ...readBySignedIn(target), bio: "Bio" });
     const byThemself = await stack.gw.get(path, { token: selfToken });
-    expect(byThemself.body).toEqual({ ...profile(target), bio: "Bio" });
+    expect(byThemself.body).toEqual({ ...readBySignedIn(target), bio: "Bio" });
     const byAdmin = await stack.gw.get(path, { token: stack.rootToken });
     // The target's own request above may have recorded today as their last activity already.
     const today = new Date().toISOString().slice(0, 10);

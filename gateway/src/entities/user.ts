@@ -43,10 +43,22 @@ export function userBasic(u: auth.User, externalUrl: string): z.infer<typeof sch
   };
 }
 
-export function user(u: auth.User, externalUrl: string): z.infer<typeof schemas.User> {
+/** Who reads a profile: the caller's user id (0 when anonymous) and whether they are an administrator. */
+export interface ProfileReader {
+  userId: number;
+  admin: boolean;
+}
+
+/**
+ * GitLab's User entity. A private profile keeps its creation time and follow counts from everyone
+ * but its user and administrators (GitLab's :read_user_profile); `is_followed` is shown to a signed-in
+ * reader who may read the profile (always false: Canopy has no follows).
+ */
+export function user(u: auth.User, externalUrl: string, reader: ProfileReader): z.infer<typeof schemas.User> {
+  const readable = !u.privateProfile || reader.admin || reader.userId === u.id;
   return {
     ...userBasic(u, externalUrl),
-    created_at: iso(u.createdAt),
+    ...(readable ? { created_at: iso(u.createdAt) } : {}),
     bio: u.bio,
     location: u.location,
     public_email: u.publicEmail || null,
@@ -60,15 +72,16 @@ export function user(u: auth.User, externalUrl: string): z.infer<typeof schemas.
     pronouns: null,
     bot: false,
     work_information: null,
-    followers: 0,
-    following: 0,
+    ...(readable ? { followers: 0, following: 0 } : {}),
+    ...(readable && reader.userId ? { is_followed: false } : {}),
     local_time: null,
   };
 }
 
 export function userPublic(u: auth.User, externalUrl: string): z.infer<typeof schemas.UserPublic> {
   return {
-    ...user(u, externalUrl),
+    // Their own profile, or an administrator's view of it: readable.
+    ...user(u, externalUrl, { userId: u.id, admin: true }),
     last_sign_in_at: iso(u.lastSignInAt),
     confirmed_at: iso(u.confirmedAt),
     last_activity_on: orNull(u.lastActivityOn),

@@ -166,7 +166,7 @@ async function showUser({ params, actor, ctx, deps }: Call<typeof showUserParams
   const u = await deps.auth.getUser({ actor, id: params.id, username: "", withCustomAttributes: asked });
   const entity = actor.admin
     ? userDetailsWithAdmin(u, url, deps.config.CANOPY_PLAN, await highestRole(deps, actor, u))
-    : user(u, url);
+    : user(u, url, actor);
   sendJson(ctx, 200, withAttributes(actor, asked, u, entity));
 }
 

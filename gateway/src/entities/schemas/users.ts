@@ -20,7 +20,8 @@ export const UserBasic = entity(
 
 const userShape = {
   ...userBasicShape,
-  created_at: timestamp.nullable(),
+  // Left out of a private profile for others (GitLab's :read_user_profile).
+  created_at: timestamp.nullable().optional(),
   bio: z.string(),
   location: z.string(),
   public_email: z.string().nullable(),
@@ -34,8 +35,10 @@ const userShape = {
   pronouns: z.string().nullable(),
   bot: z.boolean(),
   work_information: z.string().nullable(),
-  followers: integer,
-  following: integer,
+  followers: integer.optional(),
+  following: integer.optional(),
+  // For signed-in readers of the profile.
+  is_followed: z.boolean().optional(),
   local_time: z.string().nullable(),
 };
 export const User = entity("User", "A user's public profile (GET /users/:id).", z.object(userShape));
