@@ -2,6 +2,7 @@ import type { Endpoint } from "../http/endpoint";
 import { applicationSettingsEndpoints } from "./application-settings";
 import { applicationEndpoints } from "./applications";
 import { groupHookEndpoints } from "./group-hooks";
+import { groupHookDeliveryEndpoints } from "./group-hook-deliveries";
 import { groupPushRuleEndpoints } from "./group-push-rules";
 import { groupMemberEndpoints } from "./group-members";
 import { groupEndpoints } from "./groups";
@@ -53,6 +54,7 @@ export const API_ENDPOINTS: readonly Endpoint[] = [
   ...groupCustomAttributeEndpoints,
   ...groupPushRuleEndpoints,
   ...groupHookEndpoints,
+  ...groupHookDeliveryEndpoints,
   ...groupUpdateEndpoints,
   ...groupLifecycleEndpoints,
   ...groupMemberEndpoints,
