@@ -268,7 +268,18 @@ it("one replica of each service killed (SIGKILL) under load: reads answer, write
   const replicas = SERVICES.map(({ name }) => replicaOf(world.stack, name));
   let restarts: Record<string, Restart>;
   try {
-    const restarted = await Promise.all(replicas.map((replica) => killAndAwaitRestart(world.stack, replica)));
+    // A path per service that reaches it and no cached answer ({n}: a new search each time).
+    const probes: Record<string, string> = {
+      auth: "/api/v4/users?search=probe{n}",
+      groups: "/api/v4/groups?search=probe{n}",
+      projects: "/api/v4/projects?search=probe{n}",
+      hooks: `/api/v4/groups/${group.id}/hooks?n={n}`,
+      ldap: `/api/v4/groups/${group.id}/ldap_group_links?n={n}`,
+      gateway: "/api/v4/user",
+    };
+    const restarted = await Promise.all(
+      replicas.map((replica) => killAndAwaitRestart(world.stack, replica, probes[replica.service]!)),
+    );
     restarts = Object.fromEntries(replicas.map((replica, i) => [replica.service, restarted[i]!]));
     await pause(2_000);
   } finally {

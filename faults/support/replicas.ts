@@ -61,11 +61,14 @@ export interface Restart {
 export async function killAndAwaitRestart(
   stack: Stack,
   replica: Replica,
+  probePath: string,
   timeoutMs = 60_000,
 ): Promise<Restart> {
   // A request of its own on a new connection each time: clients that keep their connections alive
-  // stay on the other gateway, and only a new connection can reach the restarted one.
-  const probe = () => freshRequest(`${stack.url}/api/v4/user`, stack.rootToken);
+  // stay on the other gateway, and only a new connection can reach the restarted one. Its path
+  // reaches the killed service and no cached answer (the load alone may be served from the caches).
+  const probe = () =>
+    freshRequest(`${stack.url}${probePath.replace("{n}", String(Date.now()))}`, stack.rootToken);
   const killed = Date.now();
   const late = () => Date.now() - killed > timeoutMs;
   process.kill(replica.pid, "SIGKILL");
