@@ -125,6 +125,24 @@ describe("startDurableConsumer", () => {
     expect(await handledRows(event.id)).toBe(1);
   });
 
+  it("acks the types it does not want without running the handler or marking them", async () => {
+    const handler = recordingHandler();
+    const { name, subject } = await durable(handler.handle, {
+      wants: (type) => type !== "canopy.events.v1.Unwanted",
+    });
+    const unwanted = { ...envelope(kind, 8), type: "canopy.events.v1.Unwanted" };
+    const wanted = envelope(kind, 9);
+    await publishEnvelope(nc, subject, unwanted);
+    await publishEnvelope(nc, subject, wanted);
+    await waitFor(
+      "the wanted event to be processed",
+      async () => (await processedRows(name, wanted.id)) === 1,
+    );
+    await drained(name);
+    expect(handler.calls).toEqual([wanted.id]);
+    expect(await processedRows(name, unwanted.id)).toBe(0);
+  });
+
   it("does not run the handler again for an event it already handled", async () => {
     const handler = recordingHandler();
     const { name, subject } = await durable(handler.handle);

@@ -31,6 +31,7 @@ import {
 } from "../store/copies";
 import { insertDeliveries } from "../store/deliveries";
 import { deleteGroupHooks, hooksForEvent } from "../store/hooks";
+import { HANDLED_TYPES } from "./handled-types";
 import { hookGroupOf, hookMembershipOf, hookProjectOf, hookUserOf, unknownUser } from "./payload-inputs";
 
 /**
@@ -49,6 +50,7 @@ import { hookGroupOf, hookMembershipOf, hookProjectOf, hookUserOf, unknownUser }
 export const hookEventsConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "hooks-events",
   subjects: ["canopy.>"],
+  wants: (type) => HANDLED_TYPES.has(type),
   handle: (event, tx, meta) => applyEvent(deps, event, tx, meta.streamSequence),
   // Events held by a replica that died come back after the ack wait, behind later ones: an event
   // naming a group the copies do not know yet fails (GroupNotYetKnown) and is offered again until

@@ -21,12 +21,16 @@ export async function insertDeliveries(db: Queryable, hookIds: number[], d: NewD
   // The consumer's span for the event: each delivery's send continues it (worker/delivery-worker.ts).
   const traceContext: Record<string, string> = {};
   propagation.inject(context.active(), traceContext);
-  const { rowCount } = await db.query(
-    `INSERT INTO deliveries (hook_id, event_id, seq, trigger, payload, idempotency_key, event_uuid, occurred_at,
-                             trace_context)
-     SELECT h, $2, $3, $4, $5, k, u, $6, $9::jsonb
-       FROM unnest($1::bigint[], $7::uuid[], $8::uuid[]) AS t(h, k, u)
-     ON CONFLICT (event_id, hook_id) DO NOTHING`,
+  // One round trip: the rows, and the NOTIFY that wakes the workers when the transaction commits.
+  const { rows } = await db.query<{ inserted: number }>(
+    `WITH inserted AS (
+       INSERT INTO deliveries (hook_id, event_id, seq, trigger, payload, idempotency_key, event_uuid, occurred_at,
+                               trace_context)
+       SELECT h, $2, $3, $4, $5, k, u, $6, $9::jsonb
+         FROM unnest($1::bigint[], $7::uuid[], $8::uuid[]) AS t(h, k, u)
+       ON CONFLICT (event_id, hook_id) DO NOTHING
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM inserted)::int AS inserted, pg_notify($10, '')`,
     [
       hookIds,
       d.eventId,
@@ -37,10 +41,10 @@ export async function insertDeliveries(db: Queryable, hookIds: number[], d: NewD
       hookIds.map(() => randomUUID()),
       hookIds.map(() => randomUUID()),
       JSON.stringify(traceContext),
+      DELIVERIES_CHANNEL,
     ],
   );
-  await db.query(`NOTIFY ${DELIVERIES_CHANNEL}`);
-  return rowCount ?? 0;
+  return rows[0]!.inserted;
 }
 
 export interface DeliveryRow {
