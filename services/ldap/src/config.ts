@@ -20,7 +20,7 @@ export const ldapConfigSchema = baseConfigSchema.extend({
   /** How often every linked group is synced (GitLab's hourly cron); 0 never. */
   CANOPY_LDAP_SYNC_INTERVAL_SECONDS: z.coerce.number().int().min(0).default(3600),
   /** How often a replica looks for pending syncs besides being woken by a request (safety net). */
-  CANOPY_LDAP_SYNC_POLL_MS: z.coerce.number().int().min(50).default(5_000),
+  CANOPY_LDAP_SYNC_POLL_MS: z.coerce.number().int().min(50).max(2_147_483_647).default(5_000),
   /** Syncs one replica runs at once (each against the directory, then one command to groups). */
   CANOPY_LDAP_SYNC_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** A sync `started` longer than this is failed with GitLab's "took too long" (GitLab: 1 hour). */

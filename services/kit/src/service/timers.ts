@@ -17,8 +17,16 @@ export interface Timer {
   afterStart?: boolean;
 }
 
+/** Node's longest timer: a longer one fires after 1 ms, over and over (TimeoutOverflowWarning). */
+export const LONGEST_TIMER_MS = 2_147_483_647;
+
 /** Starts `timers`; the returned stop clears them and waits for runs in flight. */
 export async function startTimers(timers: Timer[], log: Logger): Promise<() => Promise<void>> {
+  const unusable = timers.filter((t) => !(t.everyMs >= 1 && t.everyMs <= LONGEST_TIMER_MS));
+  if (unusable.length)
+    throw new Error(
+      `timer periods must be 1 to ${LONGEST_TIMER_MS} ms (24.8 days): ${unusable.map((t) => `${t.name} ${t.everyMs} ms`).join(", ")}`,
+    );
   const inFlight = new Set<Promise<unknown>>();
   const runOnce = (timer: Timer) => {
     const run = timer
