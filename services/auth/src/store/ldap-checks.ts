@@ -56,13 +56,15 @@ export async function claimDueChecks(
     previous: string | null;
     claimed_at: string;
   }>(
+    // Walked from the LDAP identities (their provider index), not from every user: local users,
+    // never checked, would otherwise be read again at the head of every claim.
     `WITH due AS (
        SELECT u.id, u.last_credential_check_at AS previous, i.provider, i.extern_uid
-         FROM users u
-         CROSS JOIN LATERAL (SELECT provider, extern_uid FROM identities
-                              WHERE user_id = u.id AND provider = ANY($1::text[])
-                              ORDER BY id LIMIT 1) i
-        WHERE u.state IN ('active', 'deactivated', 'ldap_blocked')
+         FROM identities i JOIN users u ON u.id = i.user_id
+        WHERE i.provider = ANY($1::text[])
+          AND i.id = (SELECT min(first.id) FROM identities first
+                       WHERE first.user_id = i.user_id AND first.provider = ANY($1::text[]))
+          AND u.state IN ('active', 'deactivated', 'ldap_blocked')
           AND i.provider <> ALL($2::text[])
           AND (u.last_credential_check_at IS NULL OR u.last_credential_check_at < $3::timestamptz)
         ORDER BY u.last_credential_check_at NULLS FIRST, u.id
