@@ -32,7 +32,6 @@ export const AUTH_IDEMPOTENT_METHODS: (keyof typeof AuthServiceService)[] = [
   "listUsers",
   "listPersonalAccessTokens",
   "getPersonalAccessToken",
-  "setUserState",
   "revokePersonalAccessToken",
 ];
 

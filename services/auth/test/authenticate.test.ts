@@ -1,6 +1,16 @@
 import { auth, common } from "@canopy/protos";
 import { ROOT_TOKEN_NAME } from "../src/bootstrap";
-import { createUser, waitFor, newRootToken, startHarness, unique, utcDate, type Harness } from "./support";
+import {
+  createUser,
+  waitFor,
+  newRootToken,
+  startHarness,
+  unique,
+  utcDate,
+  type Harness,
+  changeUserState,
+  UserStateAction,
+} from "./support";
 
 // Authenticate is the gateway's question for every request: token -> Actor, or why not (GitLab's
 // API guard order: unknown, expired before revoked, then the owner's state).
@@ -169,7 +179,7 @@ describe("Authenticate: refusals", () => {
 
   it("refuses the token of a blocked user until the user is unblocked", async () => {
     const { user, secret } = await userWithToken();
-    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     expect(await h.rpc.authenticate({ token: secret })).toEqual({
       refusal: auth.Refusal.REFUSAL_USER_BLOCKED,
       actor: undefined,
@@ -180,14 +190,14 @@ describe("Authenticate: refusals", () => {
       tokenCreatedAt: undefined,
       impersonation: false,
     });
-    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_ACTIVE });
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_UNBLOCK);
     expect(await refusalOf(secret)).toBe(auth.Refusal.REFUSAL_UNSPECIFIED);
   });
 
   it("refuses a revoked token as revoked even when its owner is blocked", async () => {
     const { user, token, secret } = await userWithToken();
     await h.rpc.revokePersonalAccessToken({ actor: h.admin, id: token.id });
-    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     expect(await refusalOf(secret)).toBe(auth.Refusal.REFUSAL_REVOKED);
   });
 

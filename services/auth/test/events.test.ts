@@ -8,7 +8,15 @@ import {
   type Subscription,
 } from "@canopy/kit";
 import { AUTH_EVENTS, auth, common, events } from "@canopy/protos";
-import { createUser, waitFor, newSignedInUser, startHarness, type Harness } from "./support";
+import {
+  createUser,
+  waitFor,
+  newSignedInUser,
+  startHarness,
+  type Harness,
+  changeUserState,
+  UserStateAction,
+} from "./support";
 
 // Every state change is an event on the deployment's stream (CANOPY_EVENT_STREAM; the test run's own),
 // in an envelope that names the actor. Other
@@ -111,16 +119,17 @@ describe("user events", () => {
     expectEnvelope(event, AUTH_EVENTS.userUpdated, h.admin);
   });
 
-  it("SetUserState emits UserBlocked, then UserUnblocked", async () => {
+  it("a state action emits UserUpdated carrying the new state, block then unblock", async () => {
     const user = await createUser(h);
-    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_BLOCKED });
-    const blocked = await eventOf(AUTH_EVENTS.userBlocked, byUser(user.id));
-    expect(blocked.payload).toEqual({ userId: user.id });
-    expectEnvelope(blocked.event, AUTH_EVENTS.userBlocked, h.admin);
+    const inState = (state: string) => (p: events.UserUpdated) =>
+      p.userId === user.id && p.user?.state === state;
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
+    const blocked = await eventOf(AUTH_EVENTS.userUpdated, inState("blocked"));
+    expectEnvelope(blocked.event, AUTH_EVENTS.userUpdated, h.admin);
 
-    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_ACTIVE });
-    const unblocked = await eventOf(AUTH_EVENTS.userUnblocked, byUser(user.id));
-    expectEnvelope(unblocked.event, AUTH_EVENTS.userUnblocked, h.admin);
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_UNBLOCK);
+    const active = await eventOf(AUTH_EVENTS.userUpdated, inState("active"));
+    expectEnvelope(active.event, AUTH_EVENTS.userUpdated, h.admin);
   });
 
   it("DeleteUser emits UserDeleted", async () => {
@@ -178,12 +187,12 @@ describe("token events", () => {
     const [target, regular] = await Promise.all([createUser(h), newSignedInUser(h)]);
     await expect(h.rpc.deleteUser({ actor: regular.actor, id: target.id })).rejects.toThrow();
     await expect(
-      h.rpc.setUserState({ actor: regular.actor, id: target.id, state: auth.UserState.USER_STATE_BLOCKED }),
+      changeUserState(h.service, regular.actor, target.id, UserStateAction.USER_STATE_ACTION_BLOCK),
     ).rejects.toThrow();
     const marker = await createUser(h);
     await eventOf(AUTH_EVENTS.userCreated, byUser(marker.id));
     const about = received.filter((e) => {
-      const p = payloadOf(e, AUTH_EVENTS.userDeleted) ?? payloadOf(e, AUTH_EVENTS.userBlocked);
+      const p = payloadOf(e, AUTH_EVENTS.userDeleted) ?? payloadOf(e, AUTH_EVENTS.userUpdated);
       return p?.userId === target.id;
     });
     expect(about).toEqual([]);

@@ -12,6 +12,7 @@ import {
   type App,
   type OAuthHarness,
 } from "./oauth-support";
+import { changeUserState, UserStateAction } from "./support";
 
 // grant_type=password as GitLab allows it (client optional, but a sent client must authenticate;
 // two-factor users refused), and the account lock that its failures share with the sign-in page.
@@ -138,7 +139,7 @@ describe("password grant: refusals", () => {
 
   it("refuses a blocked user", async () => {
     const { user } = await newUser(h);
-    await h.auth.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     expect((await grant(user.username)).error).toEqual(INVALID_GRANT);
   });
 });
@@ -186,7 +187,7 @@ describe("sign-in lock shared with the password grant", () => {
     expect((await h.oauth.signIn({ login: "no-such-login", password: PASSWORD })).refusal).toBe(
       R.SIGN_IN_REFUSAL_INVALID,
     );
-    await h.auth.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     const blocked = await h.oauth.signIn({ login: user.username, password: PASSWORD });
     expect(blocked).toMatchObject({ refusal: R.SIGN_IN_REFUSAL_BLOCKED, user: undefined });
   });

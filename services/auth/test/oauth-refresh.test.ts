@@ -17,6 +17,7 @@ import {
   type OAuthHarness,
   PROVED,
 } from "./oauth-support";
+import { changeUserState, UserStateAction } from "./support";
 
 // grant_type=refresh_token: rotation on every use, narrowing the scope, which client may refresh,
 // the grace window that answers racing refreshes with one pair, reuse detection revoking the family,
@@ -140,7 +141,7 @@ describe("refresh_token: refusals", () => {
   it("refuses the refresh of a blocked user's token", async () => {
     const { user: blocked, actor } = await newUser(h);
     const pair = await tokensFor(h, a, actor);
-    await h.auth.setUserState({ actor: h.admin, id: blocked.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, blocked.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     expect((await refresh(pair.refreshToken)).error).toEqual(INVALID_GRANT);
   });
 

@@ -1,4 +1,4 @@
-import { auth, type common } from "@canopy/protos";
+import type { common } from "@canopy/protos";
 import {
   INVALID_GRANT,
   INVALID_SCOPE,
@@ -17,6 +17,7 @@ import {
   type OAuthHarness,
 } from "./oauth-support";
 import { failed, failure, status } from "./support";
+import { changeUserState, UserStateAction } from "./support";
 
 // Regression tests for the OAuth defects a security test of the running stack found: blocked users'
 // tokens and codes, the administrators' scopes (sudo, admin_mode), applications without scopes,
@@ -30,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => h.stop());
 
 const block = (id: number) =>
-  h.auth.setUserState({ actor: h.admin, id, state: auth.UserState.USER_STATE_BLOCKED });
+  changeUserState(h.service, h.admin, id, UserStateAction.USER_STATE_ACTION_BLOCK);
 const introspect = (token: string) => h.oauth.introspect({ token, client: a.client() });
 
 describe("a blocked user", () => {

@@ -18,6 +18,7 @@ import {
   type OAuthHarness,
   PROVED,
 } from "./oauth-support";
+import { changeUserState, UserStateAction } from "./support";
 
 // The companions of /oauth/token: /oauth/token/info, /oauth/revoke (RFC 7009) and /oauth/introspect
 // (RFC 7662), and Authenticate answering for OAuth access tokens.
@@ -91,7 +92,7 @@ describe("Authenticate with OAuth access tokens", () => {
     expect(await refusalOf(h, p.accessToken)).toBe(auth.Refusal.REFUSAL_REVOKED);
     const { user: owner, actor } = await newUser(h);
     const q = await tokensFor(h, a, actor);
-    await h.auth.setUserState({ actor: h.admin, id: owner.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, owner.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     expect(await refusalOf(h, q.accessToken)).toBe(auth.Refusal.REFUSAL_USER_BLOCKED);
     expect(await infoError(q.accessToken)).toEqual(INVALID_TOKEN);
   });

@@ -1,7 +1,8 @@
-import { auth, oauth } from "@canopy/protos";
+import { oauth } from "@canopy/protos";
 import { passwordVerifications } from "../src/domain/passwords";
 import { newUser, PASSWORD, startOAuthHarness, type OAuthHarness } from "./oauth-support";
 import { unique } from "./support";
+import { changeUserState, UserStateAction } from "./support";
 
 // A refusal must not say which kind it is by how soon it comes: unknown, locked, blocked and
 // wrong-password sign-ins each spend exactly one argon2 verification. Asserted by counting
@@ -28,7 +29,7 @@ test("an unknown login, a wrong password, a locked and a blocked account each co
   await h.db.query("UPDATE users SET locked_until = now() + interval '10 minutes' WHERE id = $1", [
     locked.id,
   ]);
-  await h.auth.setUserState({ actor: h.admin, id: blocked.id, state: auth.UserState.USER_STATE_BLOCKED });
+  await changeUserState(h.service, h.admin, blocked.id, UserStateAction.USER_STATE_ACTION_BLOCK);
 
   const cases = [
     { login: unique("nobody_"), password: PASSWORD, refusal: R.SIGN_IN_REFUSAL_INVALID },

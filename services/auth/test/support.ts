@@ -18,7 +18,7 @@ import {
   type FilledClient,
   type TestService,
 } from "@canopy/kit/testing";
-import { AUTH_IDEMPOTENT_METHODS, auth, type common } from "@canopy/protos";
+import { AUTH_IDEMPOTENT_METHODS, auth, userState, type common } from "@canopy/protos";
 import type { AuthConfig } from "../src/config";
 import type { Deps } from "../src/deps";
 import { authServiceDefinition } from "../src/service";
@@ -41,7 +41,6 @@ export const AUTH_REQUESTS = {
   createUser: auth.CreateUserRequest,
   updateUser: auth.UpdateUserRequest,
   deleteUser: auth.DeleteUserRequest,
-  setUserState: auth.SetUserStateRequest,
   createPersonalAccessToken: auth.CreatePersonalAccessTokenRequest,
   listPersonalAccessTokens: auth.ListPersonalAccessTokensRequest,
   getPersonalAccessToken: auth.GetPersonalAccessTokenRequest,
@@ -59,6 +58,23 @@ export const authRpc = (service: Service): Rpc =>
     service.client(auth.AuthServiceService, { idempotent: AUTH_IDEMPOTENT_METHODS }),
     AUTH_REQUESTS,
   );
+
+/**
+ * One of GitLab's state actions (block, unblock, ...) through the service's UserStateService, as the
+ * gateway asks for it; the user's state after it.
+ */
+export async function changeUserState(
+  service: Service,
+  actor: common.Actor | undefined,
+  userId: number,
+  action: userState.UserStateAction,
+): Promise<string> {
+  const client = filledClient(service.client(userState.UserStateServiceService, { idempotent: [] }), {
+    changeUserState: userState.ChangeUserStateRequest,
+  });
+  return (await client.changeUserState({ actor, userId, action })).state;
+}
+export const { UserStateAction } = userState;
 
 /** A value CANOPY_ROOT_TOKEN accepts. */
 export const newRootToken = () => `glpat-${randomBytes(24).toString("base64url")}`;

@@ -4,6 +4,7 @@ import { openSecret } from "../src/commands/two-factor";
 import { failure } from "./support";
 import { INVALID_GRANT, newUser, PASSWORD, startOAuthHarness, type OAuthHarness } from "./oauth-support";
 import { currentCode, enrolledUser, nextCode } from "./two-factor-support";
+import { changeUserState, UserStateAction } from "./support";
 
 // TOTP two-factor authentication: enrolment on the profile page, the second step of sign-in, turning
 // it off; and what it means for the password grant and the account lock.
@@ -141,11 +142,7 @@ describe("sign-in with two-factor authentication", () => {
       C.SIGN_IN_CODE_REFUSAL_INVALID,
     );
     const enrolled = await enrolledUser(h);
-    await h.auth.setUserState({
-      actor: h.admin,
-      id: enrolled.user.id,
-      state: auth.UserState.USER_STATE_BLOCKED,
-    });
+    await changeUserState(h.service, h.admin, enrolled.user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     const blocked = await h.auth.verifySignInCode({
       userId: enrolled.user.id,
       code: nextCode(enrolled.secret),

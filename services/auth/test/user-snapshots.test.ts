@@ -1,6 +1,14 @@
 import { AUTH_EVENTS, auth, type events } from "@canopy/protos";
 import { byUser, startEventReader, type EventReader } from "./event-support";
-import { createUser, newUserAttributes, startHarness, unique, type Harness } from "./support";
+import {
+  createUser,
+  newUserAttributes,
+  startHarness,
+  unique,
+  type Harness,
+  changeUserState,
+  UserStateAction,
+} from "./support";
 
 // UserCreated and UserUpdated carry the user as committed, for services that keep a projection of
 // users (the groups service) and never call auth. A write that changes nothing in the snapshot
@@ -91,10 +99,14 @@ describe("UserUpdated", () => {
 
   it("carries every field of a combined change, and the state the user is in", async () => {
     const user = await createUser(h);
-    await h.rpc.setUserState({ actor: h.admin, id: user.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     const username = unique("renamed_");
     await update(user.id, { username, name: "Both Changed", external: true, bio: "and a bio" });
-    const { payload } = await reader.eventOf(AUTH_EVENTS.userUpdated, byUser(user.id));
+    // The block recorded a UserUpdated of its own first: this is the one of the rename.
+    const { payload } = await reader.eventOf(
+      AUTH_EVENTS.userUpdated,
+      (p) => p.userId === user.id && p.username === username,
+    );
     expect(payload.user).toEqual({
       userId: user.id,
       username,

@@ -9,6 +9,8 @@ import {
   status,
   type Harness,
   type SignedIn,
+  changeUserState,
+  UserStateAction,
 } from "./support";
 
 // Who may read and write users: writes are for administrators only (GitLab's admin API), reads are
@@ -37,8 +39,8 @@ const anonymous: common.Actor = {
 const WRITES: Record<string, (actor: common.Actor | undefined, target: auth.User) => Promise<unknown>> = {
   CreateUser: (actor) => h.rpc.createUser({ actor, attributes: newUserAttributes() }),
   UpdateUser: (actor, target) => h.rpc.updateUser({ actor, id: target.id, attributes: { bio: "changed" } }),
-  SetUserState: (actor, target) =>
-    h.rpc.setUserState({ actor, id: target.id, state: auth.UserState.USER_STATE_BLOCKED }),
+  ChangeUserState: (actor, target) =>
+    changeUserState(h.service, actor, target.id, UserStateAction.USER_STATE_ACTION_BLOCK),
   DeleteUser: (actor, target) => h.rpc.deleteUser({ actor, id: target.id }),
 };
 const methods = Object.keys(WRITES);
@@ -62,7 +64,7 @@ describe("user writes: permission matrix", () => {
 
   it("a non-admin may not update, block or delete even themselves", async () => {
     const self = await newSignedInUser(h);
-    for (const method of ["UpdateUser", "SetUserState", "DeleteUser"]) {
+    for (const method of ["UpdateUser", "ChangeUserState", "DeleteUser"]) {
       expect(await failure(WRITES[method]!(self.actor, self.user))).toEqual(failed(status.PERMISSION_DENIED));
     }
   });
@@ -101,26 +103,20 @@ describe("user writes: permission matrix", () => {
 
   it("an admin blocks and unblocks a user", async () => {
     const target = await createUser(h);
-    const blocked = await h.rpc.setUserState({
-      actor: h.admin,
-      id: target.id,
-      state: auth.UserState.USER_STATE_BLOCKED,
-    });
-    expect(blocked.state).toBe(auth.UserState.USER_STATE_BLOCKED);
-    const active = await h.rpc.setUserState({
-      actor: h.admin,
-      id: target.id,
-      state: auth.UserState.USER_STATE_ACTIVE,
-    });
-    expect(active.state).toBe(auth.UserState.USER_STATE_ACTIVE);
+    const block = UserStateAction.USER_STATE_ACTION_BLOCK;
+    expect(await changeUserState(h.service, h.admin, target.id, block)).toBe("blocked");
+    expect((await stored(target)).state).toBe(auth.UserState.USER_STATE_BLOCKED);
+    const unblock = UserStateAction.USER_STATE_ACTION_UNBLOCK;
+    expect(await changeUserState(h.service, h.admin, target.id, unblock)).toBe("active");
+    expect((await stored(target)).state).toBe(auth.UserState.USER_STATE_ACTIVE);
   });
 
-  it("refuses an unset or unknown state instead of unblocking", async () => {
+  it("refuses an unset or unknown action instead of unblocking", async () => {
     const target = await createUser(h);
-    await h.rpc.setUserState({ actor: h.admin, id: target.id, state: auth.UserState.USER_STATE_BLOCKED });
-    for (const state of [auth.UserState.USER_STATE_UNSPECIFIED, 7]) {
-      expect(await failure(h.rpc.setUserState({ actor: h.admin, id: target.id, state }))).toEqual(
-        failed(status.INVALID_ARGUMENT, { publicMessage: "state does not have a valid value" }),
+    await changeUserState(h.service, h.admin, target.id, UserStateAction.USER_STATE_ACTION_BLOCK);
+    for (const action of [UserStateAction.USER_STATE_ACTION_UNSPECIFIED, 99]) {
+      expect(await failure(changeUserState(h.service, h.admin, target.id, action))).toEqual(
+        failed(status.INVALID_ARGUMENT, { publicMessage: "action does not have a valid value" }),
       );
     }
     expect((await stored(target)).state).toBe(auth.UserState.USER_STATE_BLOCKED);
@@ -132,7 +128,7 @@ describe("user writes: permission matrix", () => {
     expect(await failure(stored(target))).toEqual(failed(status.NOT_FOUND, { resource: "User" }));
   });
 
-  it.each(["UpdateUser", "SetUserState", "DeleteUser"])(
+  it.each(["UpdateUser", "ChangeUserState", "DeleteUser"])(
     "%s of a missing user by an admin is NOT_FOUND User",
     async (method) => {
       const missing = { ...regular.user, id: MISSING_ID };

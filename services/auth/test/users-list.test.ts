@@ -1,5 +1,13 @@
 import { auth, type common } from "@canopy/protos";
-import { createUser, newSignedInUser, startHarness, unique, type Harness } from "./support";
+import {
+  createUser,
+  newSignedInUser,
+  startHarness,
+  unique,
+  type Harness,
+  changeUserState,
+  UserStateAction,
+} from "./support";
 
 // ListUsers: GitLab's /users filters (search, username, state), offset paging and its default order
 // (id, descending). Other files create users at the same time, so every query here is narrowed to
@@ -56,7 +64,7 @@ describe("ListUsers filters", () => {
 
   it("filters by state", async () => {
     const { tag, users } = await tagged(3);
-    await h.rpc.setUserState({ actor: h.admin, id: users[0]!.id, state: auth.UserState.USER_STATE_BLOCKED });
+    await changeUserState(h.service, h.admin, users[0]!.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     const blocked = await list({ search: tag, state: "blocked" });
     expect(ids(blocked.users)).toEqual([users[0]!.id]);
     expect(blocked.users[0]!.state).toBe(auth.UserState.USER_STATE_BLOCKED);

@@ -1,5 +1,6 @@
 import { startHarness, failure, status, ANONYMOUS, type Harness, type TestUser } from "./support";
 import { addAs, ALL, DIRECT, membersRpc, share, type MembersRpc } from "./members-support";
+import { changeUserState, UserStateAction } from "../../auth/test/support";
 
 let h: Harness;
 let rpc: MembersRpc;
@@ -87,7 +88,7 @@ describe("ListMembers, direct", () => {
     const g = (await h.newGroup(owner)).id;
     await addAs(rpc, owner, g, blocked, 20);
     await addAs(rpc, owner, g, minimal, 5);
-    await h.authRpc.setUserState({ actor: h.admin, id: blocked.user.id, state: 2 });
+    await changeUserState(h.authService, h.admin, blocked.user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     await waitForState(blocked.user.id, "blocked");
     const res = await rpc.listMembers({ actor: owner.actor, group: { id: g } });
     expect(res.members.map((m) => [m.user!.id, m.user!.state])).toEqual([

@@ -2,7 +2,7 @@
  * Shared access as every group answer sees it: through store/access.ts (authorizedNamespacesSql),
  * read here through GetGroup's accessLevel and visibility, and the detail's shared_with_groups.
  */
-import { auth, type common, type groups } from "@canopy/protos";
+import type { common, groups } from "@canopy/protos";
 import { addMember, sharingRpc, utcDate } from "./sharing-support";
 import {
   ANONYMOUS,
@@ -14,6 +14,7 @@ import {
   type Harness,
   type TestUser,
 } from "./support";
+import { changeUserState, UserStateAction } from "../../auth/test/support";
 
 let h: Harness;
 let share: ReturnType<typeof sharingRpc>;
@@ -144,11 +145,7 @@ describe("access through a share", () => {
     await addMember(h, invited.id, member.user.id, 30);
     await addMember(h, invited.id, blocked.user.id, 30);
     expect(await accessOf(blocked.actor, shared.id)).toBe(20);
-    await h.authRpc.setUserState({
-      actor: h.admin,
-      id: blocked.user.id,
-      state: auth.UserState.USER_STATE_BLOCKED,
-    });
+    await changeUserState(h.authService, h.admin, blocked.user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     await waitFor("the block to reach the groups service", async () => {
       const { rows } = await h.db.query("SELECT state FROM users WHERE id = $1", [blocked.user.id]);
       return rows[0]?.state === "blocked";

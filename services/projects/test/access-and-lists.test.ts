@@ -9,6 +9,7 @@ import {
   type Harness,
   type TestUser,
 } from "./support";
+import { changeUserState, UserStateAction } from "../../auth/test/support";
 
 let h: Harness;
 beforeAll(async () => {
@@ -78,7 +79,7 @@ describe("project access: one definition, every path to it", () => {
     );
     const blocked = await h.newUser();
     await h.addMember(sub.id, blocked, 30);
-    await h.authRpc.setUserState({ actor: h.admin, id: blocked.user.id, state: 2 });
+    await changeUserState(h.authService, h.admin, blocked.user.id, UserStateAction.USER_STATE_ACTION_BLOCK);
     await waitFor("the block to reach projects", async () => {
       const { rows } = await h.db.query("SELECT state FROM users WHERE id = $1", [blocked.user.id]);
       return rows[0]?.state === "blocked";

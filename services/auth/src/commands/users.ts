@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../domain/passwords";
 import {
-  badParameter,
   conflict,
   invalid,
   notFound,
@@ -137,27 +136,3 @@ export async function deleteUser(deps: Deps, actor: common.Actor | undefined, { 
   });
 }
 
-export async function setUserState(
-  deps: Deps,
-  actor: common.Actor | undefined,
-  { id, state }: { id: number; state: auth.UserState },
-) {
-  requireAdmin(actor);
-  // proto3 sends an unset enum as 0: that must not quietly unblock anybody.
-  if (state !== auth.UserState.USER_STATE_ACTIVE && state !== auth.UserState.USER_STATE_BLOCKED) {
-    throw badParameter("state does not have a valid value");
-  }
-  const blocked = state === auth.UserState.USER_STATE_BLOCKED;
-  const row = await withTransaction(deps.pool, async (tx) => {
-    const user = await users.updateUser(tx, id, { state: blocked ? "blocked" : "active" });
-    if (!user) throw notFound("User");
-    await recordEvent(
-      tx,
-      blocked ? AUTH_EVENTS.userBlocked : AUTH_EVENTS.userUnblocked,
-      { userId: id },
-      actor,
-    );
-    return user;
-  });
-  return users.toUser(row);
-}

@@ -5,7 +5,7 @@ import { verifySignInCode } from "../commands/sign-in";
 import { deleteUserIdentity } from "../commands/identities";
 import { createToken, revokeToken } from "../commands/tokens";
 import { disableTwoFactor, enableTwoFactor, prepareTwoFactor } from "../commands/two-factor";
-import { createUser, deleteUser, setUserState, updateUser } from "../commands/users";
+import { createUser, deleteUser, updateUser } from "../commands/users";
 import type { Deps } from "../deps";
 import { getToken, listTokens } from "../finders/tokens";
 import { getUser, listUsers } from "../finders/users";
@@ -25,7 +25,6 @@ export const authService = (deps: Deps): AsyncService<typeof auth.AuthServiceSer
     await deleteUser(deps, req.actor, req);
     return {};
   },
-  setUserState: (req) => setUserState(deps, req.actor, req),
   deleteUserIdentity: (req) => deleteUserIdentity(deps, req.actor, req),
   createPersonalAccessToken: (req) => createToken(deps, req.actor, req),
   listPersonalAccessTokens: (req) => listTokens(deps, req.actor, req),

@@ -436,12 +436,6 @@ export interface DeleteUserIdentityRequest {
 export interface DeleteUserIdentityResponse {
 }
 
-export interface SetUserStateRequest {
-  actor?: Actor | undefined;
-  id: number;
-  state: UserState;
-}
-
 export interface PersonalAccessToken {
   id: number;
   userId: number;
@@ -2917,107 +2911,6 @@ export const DeleteUserIdentityResponse: MessageFns<DeleteUserIdentityResponse> 
   },
 };
 
-function createBaseSetUserStateRequest(): SetUserStateRequest {
-  return { actor: undefined, id: 0, state: 0 };
-}
-
-export const SetUserStateRequest: MessageFns<SetUserStateRequest> = {
-  encode(message: SetUserStateRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
-    if (message.actor !== undefined) {
-      Actor.encode(message.actor, writer.uint32(10).fork()).join();
-    }
-    if (message.id !== 0) {
-      writer.uint32(16).int64(message.id);
-    }
-    if (message.state !== 0) {
-      writer.uint32(24).int32(message.state);
-    }
-    return writer;
-  },
-
-  decode(input: BinaryReader | Uint8Array, length?: number): SetUserStateRequest {
-    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
-    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
-    if (previousRecursionDepth >= 100) {
-      throw new globalThis.Error("protobuf decode recursion limit exceeded");
-    }
-    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
-    try {
-      const end = length === undefined ? reader.len : reader.pos + length;
-      const message = createBaseSetUserStateRequest();
-      while (reader.pos < end) {
-        const tag = reader.uint32();
-        switch (tag >>> 3) {
-          case 1: {
-            if (tag !== 10) {
-              break;
-            }
-
-            message.actor = Actor.decode(reader, reader.uint32());
-            continue;
-          }
-          case 2: {
-            if (tag !== 16) {
-              break;
-            }
-
-            message.id = longToNumber(reader.int64());
-            continue;
-          }
-          case 3: {
-            if (tag !== 24) {
-              break;
-            }
-
-            message.state = reader.int32() as any;
-            continue;
-          }
-        }
-        if ((tag & 7) === 4 || tag === 0) {
-          break;
-        }
-        reader.skip(tag & 7);
-      }
-      return message;
-    } finally {
-      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
-    }
-  },
-
-  fromJSON(object: any): SetUserStateRequest {
-    return {
-      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
-      id: isSet(object.id) ? globalThis.Number(object.id) : 0,
-      state: isSet(object.state) ? userStateFromJSON(object.state) : 0,
-    };
-  },
-
-  toJSON(message: SetUserStateRequest): unknown {
-    const obj: any = {};
-    if (message.actor !== undefined) {
-      obj.actor = Actor.toJSON(message.actor);
-    }
-    if (message.id !== 0) {
-      obj.id = Math.round(message.id);
-    }
-    if (message.state !== 0) {
-      obj.state = userStateToJSON(message.state);
-    }
-    return obj;
-  },
-
-  create<I extends Exact<DeepPartial<SetUserStateRequest>, I>>(base?: I): SetUserStateRequest {
-    return SetUserStateRequest.fromPartial(base ?? ({} as any));
-  },
-  fromPartial<I extends Exact<DeepPartial<SetUserStateRequest>, I>>(object: I): SetUserStateRequest {
-    const message = createBaseSetUserStateRequest();
-    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
-    message.id = object.id ?? 0;
-    message.state = object.state ?? 0;
-    return message;
-  },
-};
-
 function createBasePersonalAccessToken(): PersonalAccessToken {
   return {
     id: 0,
@@ -4792,15 +4685,6 @@ export const AuthServiceService = {
     responseSerialize: (value: DeleteUserResponse): Buffer => Buffer.from(DeleteUserResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): DeleteUserResponse => DeleteUserResponse.decode(value),
   },
-  setUserState: {
-    path: "/canopy.auth.v1.AuthService/SetUserState" as const,
-    requestStream: false as const,
-    responseStream: false as const,
-    requestSerialize: (value: SetUserStateRequest): Buffer => Buffer.from(SetUserStateRequest.encode(value).finish()),
-    requestDeserialize: (value: Buffer): SetUserStateRequest => SetUserStateRequest.decode(value),
-    responseSerialize: (value: User): Buffer => Buffer.from(User.encode(value).finish()),
-    responseDeserialize: (value: Buffer): User => User.decode(value),
-  },
   /** DELETE /users/:id/identities/:provider (administrators). */
   deleteUserIdentity: {
     path: "/canopy.auth.v1.AuthService/DeleteUserIdentity" as const,
@@ -4916,7 +4800,6 @@ export interface AuthServiceServer extends UntypedServiceImplementation {
   createUser: handleUnaryCall<CreateUserRequest, User>;
   updateUser: handleUnaryCall<UpdateUserRequest, User>;
   deleteUser: handleUnaryCall<DeleteUserRequest, DeleteUserResponse>;
-  setUserState: handleUnaryCall<SetUserStateRequest, User>;
   /** DELETE /users/:id/identities/:provider (administrators). */
   deleteUserIdentity: handleUnaryCall<DeleteUserIdentityRequest, DeleteUserIdentityResponse>;
   createPersonalAccessToken: handleUnaryCall<CreatePersonalAccessTokenRequest, CreatedPersonalAccessToken>;
@@ -5018,21 +4901,6 @@ export interface AuthServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: DeleteUserResponse) => void,
-  ): ClientUnaryCall;
-  setUserState(
-    request: SetUserStateRequest,
-    callback: (error: ServiceError | null, response: User) => void,
-  ): ClientUnaryCall;
-  setUserState(
-    request: SetUserStateRequest,
-    metadata: Metadata,
-    callback: (error: ServiceError | null, response: User) => void,
-  ): ClientUnaryCall;
-  setUserState(
-    request: SetUserStateRequest,
-    metadata: Metadata,
-    options: Partial<CallOptions>,
-    callback: (error: ServiceError | null, response: User) => void,
   ): ClientUnaryCall;
   /** DELETE /users/:id/identities/:provider (administrators). */
   deleteUserIdentity(
