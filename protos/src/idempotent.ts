@@ -128,6 +128,7 @@ export const LDAP_IDEMPOTENT_METHODS: (keyof typeof LdapServiceService)[] = [
   "searchDirectoryGroups",
   "requestGroupSync",
   "getGroupSyncState",
+  "listLinksOfGroups",
 ];
 
 /** Hook reads; writes, tests and resends are never repeated blindly (a test or resend sends again). */

@@ -24,8 +24,8 @@ export async function detailLdapLinks(
 
 /**
  * `ldap_group_links` of each group of a list page: GitLab exposes them on the Group entity, which
- * its lists use too (ee/lib/ee/api/entities/group.rb), not only on the detail. One call per group of
- * the page, made together, and none without LDAP (a batch call would do with one).
+ * its lists use too (ee/lib/ee/api/entities/group.rb), not only on the detail. One call for the
+ * page, and none without LDAP.
  */
 export async function listLdapLinks(
   deps: RouteDeps,
@@ -33,6 +33,8 @@ export async function listLdapLinks(
   groupIds: number[],
 ): Promise<Map<number, LdapLinkEntity[]>> {
   if (!deps.config.CANOPY_LDAP_SERVERS.length || !groupIds.length) return new Map();
-  const links = await Promise.all(groupIds.map((id) => detailLdapLinks(deps, actor, id)));
-  return new Map(groupIds.flatMap((id, i) => (links[i] ? [[id, links[i]] as const] : [])));
+  const { groups } = await deps.ldap.listLinksOfGroups({ actor, groupIds });
+  return new Map(
+    groups.map((g) => [g.groupId, g.links.map((l) => ldapGroupLinkEntity(l, deps.config.CANOPY_PLAN))]),
+  );
 }

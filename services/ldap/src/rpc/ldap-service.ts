@@ -4,7 +4,7 @@ import { createGroupLink, deleteGroupLink } from "../commands/links";
 import { requestGroupSync } from "../commands/request-sync";
 import type { Deps } from "../deps";
 import { searchDirectoryGroups } from "../finders/directory-groups";
-import { getGroupSyncState, listGroupLinks } from "../finders/links";
+import { getGroupSyncState, listGroupLinks, listLinksOfGroups } from "../finders/links";
 
 /** gRPC handlers of canopy.ldap.v1.LdapService. */
 export const ldapService = (deps: Deps): AsyncService<typeof ldap.LdapServiceService> => ({
@@ -14,4 +14,5 @@ export const ldapService = (deps: Deps): AsyncService<typeof ldap.LdapServiceSer
   searchDirectoryGroups: (req) => searchDirectoryGroups(deps, req),
   requestGroupSync: (req) => requestGroupSync(deps, req),
   getGroupSyncState: (req) => getGroupSyncState(deps, req),
+  listLinksOfGroups: (req) => listLinksOfGroups(deps, req),
 });

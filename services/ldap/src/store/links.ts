@@ -20,6 +20,15 @@ export async function linksOf(db: Queryable, groupId: number): Promise<LinkRow[]
   return rows;
 }
 
+/** The links of each of `groupIds`, each group's in the order they were made. */
+export async function linksOfGroups(db: Queryable, groupIds: number[]): Promise<LinkRow[]> {
+  const { rows } = await db.query<LinkRow>(
+    `SELECT ${COLUMNS} FROM ldap_group_links WHERE group_id = ANY($1::bigint[]) ORDER BY group_id, id`,
+    [groupIds],
+  );
+  return rows;
+}
+
 /**
  * Inserts a link unless the same cn (or filter) is linked already under the group and provider;
  * undefined then (the unique indexes decide, so two concurrent creates cannot both succeed).

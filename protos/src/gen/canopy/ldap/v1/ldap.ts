@@ -154,6 +154,20 @@ export interface GroupSyncState {
   error: string;
 }
 
+export interface ListLinksOfGroupsRequest {
+  actor?: Actor | undefined;
+  groupIds: number[];
+}
+
+export interface LinksOfGroup {
+  groupId: number;
+  links: GroupLink[];
+}
+
+export interface ListLinksOfGroupsResponse {
+  groups: LinksOfGroup[];
+}
+
 function createBaseGroupLink(): GroupLink {
   return { cn: undefined, groupAccess: 0, provider: "", filter: undefined };
 }
@@ -1370,6 +1384,267 @@ export const GroupSyncState: MessageFns<GroupSyncState> = {
   },
 };
 
+function createBaseListLinksOfGroupsRequest(): ListLinksOfGroupsRequest {
+  return { actor: undefined, groupIds: [] };
+}
+
+export const ListLinksOfGroupsRequest: MessageFns<ListLinksOfGroupsRequest> = {
+  encode(message: ListLinksOfGroupsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.actor !== undefined) {
+      Actor.encode(message.actor, writer.uint32(10).fork()).join();
+    }
+    if (message.groupIds.length !== 0) {
+      writer.uint32(18).fork();
+      for (const v of message.groupIds) {
+        writer.int64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLinksOfGroupsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLinksOfGroupsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.actor = Actor.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag === 16) {
+              message.groupIds.push(longToNumber(reader.int64()));
+
+              continue;
+            }
+
+            if (tag === 18) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.groupIds.push(longToNumber(reader.int64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLinksOfGroupsRequest {
+    return {
+      actor: isSet(object.actor) ? Actor.fromJSON(object.actor) : undefined,
+      groupIds: globalThis.Array.isArray(object?.groupIds)
+        ? object.groupIds.map((e: any) => globalThis.Number(e))
+        : globalThis.Array.isArray(object?.group_ids)
+        ? object.group_ids.map((e: any) => globalThis.Number(e))
+        : [],
+    };
+  },
+
+  toJSON(message: ListLinksOfGroupsRequest): unknown {
+    const obj: any = {};
+    if (message.actor !== undefined) {
+      obj.actor = Actor.toJSON(message.actor);
+    }
+    if (message.groupIds?.length) {
+      obj.groupIds = message.groupIds.map((e) => Math.round(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLinksOfGroupsRequest>, I>>(base?: I): ListLinksOfGroupsRequest {
+    return ListLinksOfGroupsRequest.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLinksOfGroupsRequest>, I>>(object: I): ListLinksOfGroupsRequest {
+    const message = createBaseListLinksOfGroupsRequest();
+    message.actor = (object.actor !== undefined && object.actor !== null) ? Actor.fromPartial(object.actor) : undefined;
+    message.groupIds = object.groupIds?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseLinksOfGroup(): LinksOfGroup {
+  return { groupId: 0, links: [] };
+}
+
+export const LinksOfGroup: MessageFns<LinksOfGroup> = {
+  encode(message: LinksOfGroup, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.groupId !== 0) {
+      writer.uint32(8).int64(message.groupId);
+    }
+    for (const v of message.links) {
+      GroupLink.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinksOfGroup {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinksOfGroup();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.groupId = longToNumber(reader.int64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.links.push(GroupLink.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): LinksOfGroup {
+    return {
+      groupId: isSet(object.groupId)
+        ? globalThis.Number(object.groupId)
+        : isSet(object.group_id)
+        ? globalThis.Number(object.group_id)
+        : 0,
+      links: globalThis.Array.isArray(object?.links) ? object.links.map((e: any) => GroupLink.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: LinksOfGroup): unknown {
+    const obj: any = {};
+    if (message.groupId !== 0) {
+      obj.groupId = Math.round(message.groupId);
+    }
+    if (message.links?.length) {
+      obj.links = message.links.map((e) => GroupLink.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<LinksOfGroup>, I>>(base?: I): LinksOfGroup {
+    return LinksOfGroup.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<LinksOfGroup>, I>>(object: I): LinksOfGroup {
+    const message = createBaseLinksOfGroup();
+    message.groupId = object.groupId ?? 0;
+    message.links = object.links?.map((e) => GroupLink.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseListLinksOfGroupsResponse(): ListLinksOfGroupsResponse {
+  return { groups: [] };
+}
+
+export const ListLinksOfGroupsResponse: MessageFns<ListLinksOfGroupsResponse> = {
+  encode(message: ListLinksOfGroupsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.groups) {
+      LinksOfGroup.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ListLinksOfGroupsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseListLinksOfGroupsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.groups.push(LinksOfGroup.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  fromJSON(object: any): ListLinksOfGroupsResponse {
+    return {
+      groups: globalThis.Array.isArray(object?.groups) ? object.groups.map((e: any) => LinksOfGroup.fromJSON(e)) : [],
+    };
+  },
+
+  toJSON(message: ListLinksOfGroupsResponse): unknown {
+    const obj: any = {};
+    if (message.groups?.length) {
+      obj.groups = message.groups.map((e) => LinksOfGroup.toJSON(e));
+    }
+    return obj;
+  },
+
+  create<I extends Exact<DeepPartial<ListLinksOfGroupsResponse>, I>>(base?: I): ListLinksOfGroupsResponse {
+    return ListLinksOfGroupsResponse.fromPartial(base ?? ({} as any));
+  },
+  fromPartial<I extends Exact<DeepPartial<ListLinksOfGroupsResponse>, I>>(object: I): ListLinksOfGroupsResponse {
+    const message = createBaseListLinksOfGroupsResponse();
+    message.groups = object.groups?.map((e) => LinksOfGroup.fromPartial(e)) || [];
+    return message;
+  },
+};
+
 /**
  * LDAP group links and group sync (GitLab EE's ee/lib/api/ldap_group_links.rb, ee/lib/api/ldap.rb and
  * POST /groups/:id/ldap_sync). The link calls find the group without a visibility check and then
@@ -1451,6 +1726,21 @@ export const LdapServiceService = {
     responseSerialize: (value: GroupSyncState): Buffer => Buffer.from(GroupSyncState.encode(value).finish()),
     responseDeserialize: (value: Buffer): GroupSyncState => GroupSyncState.decode(value),
   },
+  /**
+   * The links of each of up to 100 groups at once (a list page's `ldap_group_links`); groups without
+   * links are left out. INVALID_ARGUMENT for more than 100.
+   */
+  listLinksOfGroups: {
+    path: "/canopy.ldap.v1.LdapService/ListLinksOfGroups" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: ListLinksOfGroupsRequest): Buffer =>
+      Buffer.from(ListLinksOfGroupsRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): ListLinksOfGroupsRequest => ListLinksOfGroupsRequest.decode(value),
+    responseSerialize: (value: ListLinksOfGroupsResponse): Buffer =>
+      Buffer.from(ListLinksOfGroupsResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): ListLinksOfGroupsResponse => ListLinksOfGroupsResponse.decode(value),
+  },
 } as const;
 
 export interface LdapServiceServer extends UntypedServiceImplementation {
@@ -1469,6 +1759,11 @@ export interface LdapServiceServer extends UntypedServiceImplementation {
   requestGroupSync: handleUnaryCall<RequestGroupSyncRequest, RequestGroupSyncResponse>;
   /** The group's links and sync state as the group entity shows them (no permission beyond reading). */
   getGroupSyncState: handleUnaryCall<GetGroupSyncStateRequest, GroupSyncState>;
+  /**
+   * The links of each of up to 100 groups at once (a list page's `ldap_group_links`); groups without
+   * links are left out. INVALID_ARGUMENT for more than 100.
+   */
+  listLinksOfGroups: handleUnaryCall<ListLinksOfGroupsRequest, ListLinksOfGroupsResponse>;
 }
 
 export interface LdapServiceClient extends Client {
@@ -1570,6 +1865,25 @@ export interface LdapServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: GroupSyncState) => void,
+  ): ClientUnaryCall;
+  /**
+   * The links of each of up to 100 groups at once (a list page's `ldap_group_links`); groups without
+   * links are left out. INVALID_ARGUMENT for more than 100.
+   */
+  listLinksOfGroups(
+    request: ListLinksOfGroupsRequest,
+    callback: (error: ServiceError | null, response: ListLinksOfGroupsResponse) => void,
+  ): ClientUnaryCall;
+  listLinksOfGroups(
+    request: ListLinksOfGroupsRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: ListLinksOfGroupsResponse) => void,
+  ): ClientUnaryCall;
+  listLinksOfGroups(
+    request: ListLinksOfGroupsRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: ListLinksOfGroupsResponse) => void,
   ): ClientUnaryCall;
 }
 
