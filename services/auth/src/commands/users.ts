@@ -1,13 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { hashPassword } from "../domain/passwords";
-import {
-  conflict,
-  invalid,
-  notFound,
-  recordEvent,
-  requireAdmin,
-  withTransaction,
-} from "@canopy/kit";
+import { conflict, invalid, notFound, recordEvent, requireAdmin, withTransaction } from "@canopy/kit";
 import { AUTH_EVENTS, auth, type common, type userAvatars } from "@canopy/protos";
 import { snapshotChanged } from "../domain/user-snapshot";
 import { validateUser } from "../domain/users";
@@ -135,4 +128,3 @@ export async function deleteUser(deps: Deps, actor: common.Actor | undefined, { 
     await recordEvent(tx, AUTH_EVENTS.userDeleted, { userId: id }, actor);
   });
 }
-
