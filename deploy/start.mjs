@@ -14,7 +14,7 @@ import readline from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { commandOf, readManifest, ROOT } from "./lib/manifest.cjs";
 import { planStack, replicaCount } from "./lib/plan.cjs";
-import { freePort } from "./lib/ports.cjs";
+import { freePort, reservePorts } from "./lib/ports.cjs";
 import { startRoundRobinProxy } from "./lib/round-robin-proxy.cjs";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -63,6 +63,13 @@ async function main() {
   }
 
   const env = sharedEnv();
+  // Ports the caller pinned (the e2e stack pins every replica's) are bound only later: none may be
+  // handed out again for a port the caller left to the launcher.
+  reservePorts(
+    Object.entries(env)
+      .filter(([name, value]) => /^CANOPY_\w*PORT$/.test(name) && value)
+      .flatMap(([, value]) => value.split(",").map(Number).filter(Number.isInteger)),
+  );
   const plan = await planStack({
     services: readManifest().services,
     env,

@@ -7,6 +7,18 @@ const net = require("node:net");
 
 const LOWEST = 10_000;
 
+/**
+ * Ports this process handed out or was told are taken: none is handed out twice. Each is free when
+ * chosen but bound only later, so without this two picks of one stack could meet on the same port
+ * (seen in CI: the e2e stack's public port was also a service's gRPC port).
+ */
+const taken = new Set();
+
+/** Marks ports as in use by this stack already (those pinned in its environment). */
+function reservePorts(ports) {
+  for (const port of ports) taken.add(Number(port));
+}
+
 /** The first port of the kernel's ephemeral range (Linux), else the IANA default 49152. */
 function ephemeralStart() {
   try {
@@ -30,14 +42,24 @@ function tryListen(port) {
   });
 }
 
-/** A free port below the ephemeral range; one from the kernel if none is found in 100 tries. */
+/**
+ * A free port below the ephemeral range, never one handed out or reserved before; one from the
+ * kernel if none is found in 100 tries.
+ */
 async function freePort() {
   const end = ephemeralStart();
   for (let i = 0; i < 100; i++) {
-    const port = await tryListen(LOWEST + Math.floor(Math.random() * (end - LOWEST)));
-    if (port) return port;
+    const candidate = LOWEST + Math.floor(Math.random() * (end - LOWEST));
+    if (taken.has(candidate)) continue;
+    const port = await tryListen(candidate);
+    if (port) {
+      taken.add(port);
+      return port;
+    }
   }
-  return tryListen(0);
+  const port = await tryListen(0);
+  taken.add(port);
+  return port;
 }
 
-module.exports = { freePort };
+module.exports = { freePort, reservePorts };
