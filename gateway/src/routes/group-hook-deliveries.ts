@@ -6,7 +6,8 @@ import { sendJson } from "../http/json";
 import { paginate } from "../http/pagination";
 import { param, parseParams } from "../http/params";
 import { afterAccess, idParams, pathParam, scopeOf, sentParams, type IdCall } from "./group-hook-access";
-import { hookIdOf, STATUS_VALUES, TEST_TRIGGERS } from "./group-hook-params";
+import { HOOK_TEST_TRIGGERS } from "@canopy/kit";
+import { hookIdOf, STATUS_VALUES } from "./group-hook-params";
 
 /** A group hook's deliveries: a test delivery, the delivery log and a resend (GitLab lib/api/hooks/*.rb). */
 
@@ -16,7 +17,7 @@ async function testHook(call: IdCall) {
     const raw = sentParams(call);
     return {
       hookId: hookIdOf(raw.hook_id),
-      trigger: parseParams({ trigger: param.oneOf(TEST_TRIGGERS) }, raw).trigger,
+      trigger: parseParams({ trigger: param.oneOf(HOOK_TEST_TRIGGERS) }, raw).trigger,
     };
   });
   await call.deps.groupHooks.getHook({ ...scope, hookId });

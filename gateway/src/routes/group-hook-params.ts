@@ -27,26 +27,6 @@ const FLAG_PARAMS = [
   "vulnerability_events",
 ] as const;
 
-/** ProjectHook's trigger flags: what POST .../test/:trigger takes (lib/api/hooks/trigger_test.rb). */
-export const TEST_TRIGGERS = [
-  "push_events",
-  "tag_push_events",
-  "issues_events",
-  "confidential_issues_events",
-  "note_events",
-  "confidential_note_events",
-  "merge_requests_events",
-  "job_events",
-  "pipeline_events",
-  "wiki_page_events",
-  "deployment_events",
-  "feature_flag_events",
-  "releases_events",
-  "emoji_events",
-  "resource_access_token_events",
-  "vulnerability_events",
-] as const;
-
 /** Rack::Utils::HTTP_STATUS_CODES, the codes GET .../events filters by. */
 const HTTP_CODES = [
   100, 101, 102, 103, 200, 201, 202, 203, 204, 205, 206, 207, 208, 226, 300, 301, 302, 303, 304, 305, 307,

@@ -49,6 +49,7 @@ export * from "./gitlab/reserved-paths";
 export * from "./gitlab/version";
 export * from "./gitlab/re2-syntax";
 export * from "./gitlab/avatars";
+export * from "./gitlab/hook-triggers";
 export * from "./members/member-lists";
 export * from "./members/member-user";
 export * from "./settings/bucket";

@@ -1,3 +1,4 @@
+import { HOOK_TEST_TRIGGERS } from "@canopy/kit";
 /**
  * `POST /groups/:id/hooks/:hook_id/test/:trigger` (lib/api/hooks/trigger_test.rb,
  * TestHooks::*Service, Integrations::ProjectTestData): which triggers the endpoint accepts, and the
@@ -30,24 +31,7 @@ import {
  * against them even for group hooks). `member_events`, `subgroup_events` and `project_events`
  * are not among them.
  */
-export const TEST_TRIGGERS = [
-  "push_events",
-  "tag_push_events",
-  "issues_events",
-  "confidential_issues_events",
-  "note_events",
-  "confidential_note_events",
-  "merge_requests_events",
-  "job_events",
-  "pipeline_events",
-  "wiki_page_events",
-  "deployment_events",
-  "feature_flag_events",
-  "releases_events",
-  "emoji_events",
-  "resource_access_token_events",
-  "vulnerability_events",
-] as const;
+export const TEST_TRIGGERS = HOOK_TEST_TRIGGERS;
 
 export type TestTrigger = (typeof TEST_TRIGGERS)[number];
 
