@@ -6,7 +6,7 @@
  * Each test makes the count be kept first (a full page: per_page 1 over two or more groups), checks
  * that an entry was kept, writes on replica B, and expects replica A's next count to be exact.
  */
-import { filledClient, startTestService, type TestService } from "@canopy/kit/testing";
+import { filledClient, observeListCountBumps, startTestService, type TestService } from "@canopy/kit/testing";
 import { groups } from "@canopy/protos";
 import type { GroupsConfig } from "../src/config";
 import type { Deps } from "../src/deps";
@@ -216,5 +216,16 @@ describe("kept counts follow every write, across replicas", () => {
       owner.user.id,
     ]);
     expect(await totalOn(owner)).toBe(2);
+  });
+});
+
+test("makes the list-count bumps at commit: a group write holds no generation's row while it runs (migration 0015)", async () => {
+  // Before 0015 the second writer waited for the first one's commit: every group write queued behind it.
+  expect(await observeListCountBumps(h.db)).toEqual({
+    secondWriterWaited: false,
+    committedTwice: [1, 1],
+    rolledBack: [0, 0],
+    savepointRolledBack: [0, 0],
+    savepointRolledBackThenBumped: [1, 1],
   });
 });

@@ -4,6 +4,7 @@
  * removed, made private, archived; a membership, share or star; a group marked; a user blocked) is
  * seen by the very next list of the same caller. Pages of one row, so every count is a real one.
  */
+import { observeListCountBumps } from "@canopy/kit/testing";
 import type { projects } from "@canopy/protos";
 import { startHarness, unique, type Harness, type TestUser } from "./support";
 
@@ -177,4 +178,15 @@ it("drops a count when a group is marked for deletion or the caller is blocked",
   expect(await totalOf(viewer, tag)).toBe(2);
   await h.db.query("UPDATE namespaces SET marked_for_deletion_on = NULL WHERE id = $1", [open.id]);
   expect(await totalOf(viewer, tag)).toBe(4);
+});
+
+it("makes the list-count bumps at commit: a project write holds no generation's row while it runs (migration 0012)", async () => {
+  // Before 0012 the second writer waited for the first one's commit: every project write queued behind it.
+  expect(await observeListCountBumps(h.db)).toEqual({
+    secondWriterWaited: false,
+    committedTwice: [1, 1],
+    rolledBack: [0, 0],
+    savepointRolledBack: [0, 0],
+    savepointRolledBackThenBumped: [1, 1],
+  });
 });

@@ -16,3 +16,4 @@ export * from "./ldap-server";
 export * from "./own-nats";
 export * from "./own-postgres";
 export * from "./own-redis";
+export * from "./list-count-generations";
