@@ -25,12 +25,17 @@ export interface AttemptInput {
   eventUuid: string;
 }
 
-export interface AttemptResult {
+export interface SentAttempt {
   outcome: SendOutcome;
   entry: DeliveryLogEntry;
-  logId: number;
+  /** When it ended: its log row's created_at. */
+  at: Date;
   /** GitLab's success: a final 2xx or 3xx. */
   ok: boolean;
+}
+
+export interface AttemptResult extends SentAttempt {
+  logId: number;
 }
 
 const tracer = trace.getTracer("canopy-hooks");
@@ -43,13 +48,21 @@ const notSent = (message: string): SendOutcome => ({
   durationMs: 0,
 });
 
+/** One attempt (below), logged at once: a test or a resend, whose answer names the log row. */
+export async function attempt(deps: Deps, hook: Hook, input: AttemptInput): Promise<AttemptResult> {
+  const sent = await sendAttempt(deps, hook, input);
+  const logId = await insertLog(deps.pool, hook.id, { idempotencyKey: input.idempotencyKey, ...sent });
+  return { ...sent, logId };
+}
+
 /**
  * One HTTP attempt of a hook (WebHookService#execute): the URL interpolated, the payload through
  * the custom template, GitLab's headers rebuilt from the hook (the token and custom headers are
  * only in the hook: logs keep them redacted) with a fresh X-Gitlab-Webhook-UUID and signature, sent
- * through the SSRF guard as the settings stand now, then logged (redacted and truncated).
+ * through the SSRF guard as the settings stand now; its log entry (redacted and truncated) for the
+ * caller to keep.
  */
-export async function attempt(deps: Deps, hook: Hook, input: AttemptInput): Promise<AttemptResult> {
+export async function sendAttempt(deps: Deps, hook: Hook, input: AttemptInput): Promise<SentAttempt> {
   const interpolation = interpolateUrl(hook.url, hook.url_variables);
   const payload = input.payload as Record<string, unknown>;
   const rendered = hook.custom_webhook_template
@@ -92,8 +105,7 @@ export async function attempt(deps: Deps, hook: Hook, input: AttemptInput): Prom
     requestData: rendered.ok ? payload : {},
     outcome,
   });
-  const logId = await insertLog(deps.pool, hook.id, input.idempotencyKey, entry);
-  return { outcome, entry, logId, ok: isSuccessfulStatus(entry.responseStatus) };
+  return { outcome, entry, at: new Date(), ok: isSuccessfulStatus(entry.responseStatus) };
 }
 
 /**

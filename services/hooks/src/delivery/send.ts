@@ -6,10 +6,14 @@
  * Node's http/https do the protocol; the guard's addresses reach them through a `lookup` that
  * answers only with those addresses, while the URL keeps its host name, so the Host header, SNI and
  * the certificate check still use the name.
+ *
+ * Connections are kept alive and used again (connection-pool.ts), but only for a request whose own
+ * check allowed exactly the addresses the connection was made to.
  */
 import http from "node:http";
 import https from "node:https";
 import { performance } from "node:perf_hooks";
+import { KEPT_ALIVE, pinOf, reusedAndDropped } from "./connection-pool";
 import { pinnedLookup } from "./resolver";
 import { truncateBytes } from "./truncate";
 import { planConnection, type ConnectionPlan, type UrlGuardOptions } from "./url-guard";
@@ -151,33 +155,52 @@ export async function sendWebhook(request: SendRequest): Promise<SendOutcome> {
   }
 }
 
-/** One HTTP request on a fresh connection, bounded by the delivery's deadline. */
-function sendHop(
+/**
+ * One HTTP request, on a kept-alive connection when one is free. A kept connection the receiver
+ * closed meanwhile fails before any answer: that request goes once more, on a new connection.
+ */
+async function sendHop(
   hop: Hop,
   plan: ConnectionPlan,
   headers: Record<string, string>,
   request: SendRequest,
   deadline: number,
 ): Promise<HopResult> {
+  const first = await sendHopOn(true, hop, plan, headers, request, deadline);
+  return first.droppedKeptConnection ? sendHopOn(false, hop, plan, headers, request, deadline) : first;
+}
+
+/** One HTTP request bounded by the delivery's deadline, on a kept connection if `keepAlive`. */
+function sendHopOn(
+  keepAlive: boolean,
+  hop: Hop,
+  plan: ConnectionPlan,
+  headers: Record<string, string>,
+  request: SendRequest,
+  deadline: number,
+): Promise<HopResult & { droppedKeptConnection?: boolean }> {
   const place: FailurePlace = {
     address: plan.candidates?.[0]?.address ?? plan.url.hostname,
     port: plan.port,
     connected: false,
   };
-  const client = plan.url.protocol === "https:" ? https : http;
+  const secure = plan.url.protocol === "https:";
   const maxBytes = request.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const keepBytes = (request.keepResponseBytes ?? RESPONSE_BODY_KEEP_BYTES) + 4;
-  return new Promise<HopResult>((resolve) => {
+  return new Promise<HopResult & { droppedKeptConnection?: boolean }>((resolve) => {
     let req: http.ClientRequest;
     try {
-      req = client.request(plan.url, {
+      const options: https.RequestOptions & { pin: string } = {
         method: hop.method,
         headers: hop.body ? { ...headers, "Content-Length": String(hop.body.length) } : headers,
-        agent: false,
+        agent: keepAlive ? (secure ? KEPT_ALIVE.https : KEPT_ALIVE.http) : false,
+        // Part of the pool's key: a kept connection serves only requests checked to its addresses.
+        pin: pinOf(plan),
         lookup: plan.candidates ? pinnedLookup(plan.candidates) : undefined,
         rejectUnauthorized: request.verifyTls ?? true,
         ca: request.ca,
-      });
+      };
+      req = (secure ? https : http).request(plan.url, options);
     } catch (error) {
       // Invalid header names or values (CR, LF, NUL) are refused before anything is sent.
       resolve({ kind: "error", failure: "invalid_request", message: (error as Error).message });
@@ -192,20 +215,27 @@ function sendHop(
     );
     let settled = false;
     // Only the request's events call this, all after `timer` exists.
-    function finish(result: HopResult) {
+    function finish(result: HopResult & { droppedKeptConnection?: boolean }) {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       resolve(result);
     }
     req.on("socket", (socket) => {
-      const connectedEvent = plan.url.protocol === "https:" ? "secureConnect" : "connect";
-      socket.once(connectedEvent, () => (place.connected = true));
+      // A kept connection is connected already (and says so no more).
+      if (req.reusedSocket) place.connected = true;
+      else socket.once(secure ? "secureConnect" : "connect", () => (place.connected = true));
     });
-    req.on("error", (error) =>
-      finish({ kind: "error", failure: "network", message: networkErrorMessage(error, place) }),
-    );
+    let answered = false;
+    req.on("error", (error) => {
+      if (!answered && reusedAndDropped(req, error)) {
+        finish({ kind: "error", failure: "network", message: "", droppedKeptConnection: true });
+        return;
+      }
+      finish({ kind: "error", failure: "network", message: networkErrorMessage(error, place) });
+    });
     req.on("response", (res) => {
+      answered = true;
       const kept: Buffer[] = [];
       let keptBytes = 0;
       let total = 0;

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { context, propagation, type Queryable } from "@canopy/kit";
+import { logInsert, type LoggedAttempt } from "./logs";
 
 /** The channel a NOTIFY wakes idle delivery workers on (any replica). */
 export const DELIVERIES_CHANNEL = "canopy_hook_deliveries";
@@ -126,6 +127,27 @@ export async function finishDelivery(db: Queryable, id: number): Promise<void> {
 /** Done, several at once (a run's successes). */
 export async function finishDeliveries(db: Queryable, ids: number[]): Promise<void> {
   if (ids.length) await db.query("DELETE FROM deliveries WHERE id = ANY($1::bigint[])", [ids]);
+}
+
+/**
+ * The end of a run, in one statement: every attempt's log row, and the delivered rows done. A worker
+ * that dies before it leaves neither: its run's deliveries go out again after their lease (under the
+ * same Idempotency-Key), logged then.
+ */
+export async function finishRun(
+  db: Queryable,
+  hookId: number,
+  attempts: LoggedAttempt[],
+  deliveredIds: number[],
+): Promise<void> {
+  if (!attempts.length && !deliveredIds.length) return;
+  const logs = logInsert(hookId, attempts, 2);
+  await db.query(
+    `WITH logged AS (${logs.sql} RETURNING 1),
+     finished AS (DELETE FROM deliveries WHERE id = ANY($1::bigint[]) RETURNING 1)
+     SELECT (SELECT count(*) FROM logged) AS logged, (SELECT count(*) FROM finished) AS finished`,
+    [deliveredIds, ...logs.values],
+  );
 }
 
 /** Gives back the claimed, unsent rest of a run: not leased, its attempt not spent. */

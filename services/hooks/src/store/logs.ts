@@ -23,33 +23,48 @@ const row = (r: LogRow & { id: string | number; hook_id: string | number }): Log
   hook_id: Number(r.hook_id),
 });
 
-/** One attempt's row (the entry is already redacted and truncated: delivery/log-entry.ts). */
-export async function insertLog(
-  db: Queryable,
-  hookId: number,
-  idempotencyKey: string,
-  entry: DeliveryLogEntry,
-): Promise<number> {
-  const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO hook_logs (hook_id, trigger, url, url_hash, request_headers, request_data, response_headers,
-                            response_body, response_status, execution_duration, internal_error_message,
-                            idempotency_key)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id`,
-    [
-      hookId,
-      entry.trigger,
-      entry.url,
-      entry.urlHash,
-      JSON.stringify(entry.requestHeaders),
-      JSON.stringify(entry.requestData ?? {}),
-      JSON.stringify(entry.responseHeaders),
-      entry.responseBody.replaceAll("\u0000", ""),
-      entry.responseStatus,
-      entry.executionDuration,
-      entry.internalErrorMessage,
-      idempotencyKey,
-    ],
-  );
+/** An attempt to log: its entry (already redacted and truncated: delivery/log-entry.ts) and when it ended. */
+export interface LoggedAttempt {
+  idempotencyKey: string;
+  entry: DeliveryLogEntry;
+  at: Date;
+}
+
+/**
+ * The rows of several attempts of one hook as one INSERT (parameters from `$first` on), so a
+ * run of deliveries is logged in the statement that finishes it (store/deliveries.ts finishRun).
+ */
+export function logInsert(hookId: number, attempts: LoggedAttempt[], first = 1) {
+  const p = (i: number) => `$${first + i}`;
+  const sql = `INSERT INTO hook_logs (hook_id, trigger, url, url_hash, request_headers, request_data,
+                            response_headers, response_body, response_status, execution_duration,
+                            internal_error_message, idempotency_key, created_at)
+     SELECT ${p(0)}::bigint, * FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::jsonb[],
+       ${p(5)}::jsonb[], ${p(6)}::jsonb[], ${p(7)}::text[], ${p(8)}::text[], ${p(9)}::float8[], ${p(10)}::text[],
+       ${p(11)}::uuid[], ${p(12)}::timestamptz[])`;
+  const column = <T>(of: (a: LoggedAttempt) => T) => attempts.map(of);
+  const values = [
+    hookId,
+    column((a) => a.entry.trigger),
+    column((a) => a.entry.url),
+    column((a) => a.entry.urlHash),
+    column((a) => JSON.stringify(a.entry.requestHeaders)),
+    column((a) => JSON.stringify(a.entry.requestData ?? {})),
+    column((a) => JSON.stringify(a.entry.responseHeaders)),
+    column((a) => a.entry.responseBody.replaceAll("\u0000", "")),
+    column((a) => a.entry.responseStatus),
+    column((a) => a.entry.executionDuration),
+    column((a) => a.entry.internalErrorMessage),
+    column((a) => a.idempotencyKey),
+    column((a) => a.at),
+  ];
+  return { sql, values };
+}
+
+/** One attempt's row (a test or a resend); its id. */
+export async function insertLog(db: Queryable, hookId: number, attempt: LoggedAttempt): Promise<number> {
+  const { sql, values } = logInsert(hookId, [attempt]);
+  const { rows } = await db.query<{ id: string }>(`${sql} RETURNING id`, values);
   return Number(rows[0]!.id);
 }
 

@@ -8,13 +8,14 @@ import {
 } from "@canopy/kit";
 import { alertStatus } from "../domain/hook-rules";
 import type { Deps } from "../deps";
-import { attempt, recordOutcome } from "../commands/attempt";
+import { recordOutcome, sendAttempt } from "../commands/attempt";
 import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy, type SendOutcome } from "../delivery";
 import {
   claimRun,
   DELIVERIES_CHANNEL,
   finishDeliveries,
   finishDelivery,
+  finishRun,
   nextDueAt,
   postponeDelivery,
   releaseDeliveries,
@@ -22,6 +23,7 @@ import {
   type DeliveryRow,
 } from "../store/deliveries";
 import { findHookById } from "../store/hooks";
+import type { LoggedAttempt } from "../store/logs";
 import { pruneTombstones } from "../store/copies";
 import { pruneLogs } from "../store/logs";
 import { countAttempt, countGivenUp } from "./delivery-metrics";
@@ -144,6 +146,7 @@ export async function deliverRun(deps: Deps, run: DeliveryRow[]): Promise<void> 
   }
   const sendUntil = Date.now() + (leaseSecondsOf(deps) - deps.config.CANOPY_HOOK_TIMEOUT_SECONDS - 5) * 1000;
   const delivered: number[] = [];
+  const logged: LoggedAttempt[] = [];
   let failure: { d: DeliveryRow; outcome: SendOutcome; status: string } | undefined;
   let sent = 0;
   try {
@@ -153,14 +156,15 @@ export async function deliverRun(deps: Deps, run: DeliveryRow[]): Promise<void> 
       // The send continues the trace of the event that fired it (kept in the row: this runs later,
       // from a claim, in no request's context).
       const fired = propagation.extract(ROOT_CONTEXT, d.trace_context ?? {});
-      const { outcome, entry, ok } = await context.with(fired, () =>
-        attempt(deps, hook, {
+      const { outcome, entry, ok, at } = await context.with(fired, () =>
+        sendAttempt(deps, hook, {
           trigger: d.trigger,
           payload: d.payload,
           idempotencyKey: d.idempotency_key,
           eventUuid: d.event_uuid,
         }),
       );
+      logged.push({ idempotencyKey: d.idempotency_key, entry, at });
       countAttempt(d.trigger, outcome);
       if (!ok) {
         failure = { d, outcome, status: entry.responseStatus };
@@ -169,15 +173,17 @@ export async function deliverRun(deps: Deps, run: DeliveryRow[]): Promise<void> 
       delivered.push(d.id);
     }
   } finally {
-    // Also when an attempt could not be recorded: what was delivered must not be sent again.
-    await finishDeliveries(deps.pool, delivered);
+    // Also when a send threw: what was delivered must not be sent again.
+    await finishRun(deps.pool, hook.id, logged, delivered);
   }
   // The unsent rest goes back behind the failed one, which is still leased and so holds it back.
   await releaseDeliveries(
     deps.pool,
     run.slice(sent).map((r) => r.id),
   );
-  if (delivered.length) await recordOutcome(deps, hook.id, true);
+  // A success resets GitLab's failure count: nothing to do for a hook that had none.
+  if (delivered.length && (hook.recent_failures || hook.disabled_until))
+    await recordOutcome(deps, hook.id, true);
   if (failure) await failed(deps, hook.id, failure.d, failure.outcome, failure.status);
 }
 
