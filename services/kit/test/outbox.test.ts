@@ -195,3 +195,29 @@ describe("recordEvent + OutboxRelay", () => {
     for (const { kind } of committed) expect(await streamCount(nc, kind.subject)).toBe(1);
   });
 });
+
+describe("the NOTIFY that wakes relays", () => {
+  it("reaches only the relays of the schema that wrote (one service's write no longer wakes every service)", async () => {
+    const other = await throwawaySchema({ prefix: "kit_test_other_" });
+    const listen = async (db: Pool) => {
+      const client = await db.connect();
+      const heard: string[] = [];
+      client.on("notification", (n) => heard.push(n.channel));
+      const { rows } = await client.query("SELECT 'canopy_outbox_' || current_schema() AS channel");
+      await client.query(`LISTEN ${client.escapeIdentifier(rows[0].channel)}`);
+      return { heard, done: () => client.release() };
+    };
+    const here = await listen(pool);
+    const there = await listen(other.pool);
+    try {
+      await commitEvent("wakes-one", 46);
+      await waitFor("the writing schema's NOTIFY", async () => here.heard.length > 0);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(there.heard).toEqual([]);
+    } finally {
+      here.done();
+      there.done();
+      await other.drop();
+    }
+  });
+});

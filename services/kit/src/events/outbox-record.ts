@@ -5,8 +5,12 @@ import type { Queryable } from "../db";
 import { markEventRecorded } from "./after-commit";
 import type { EventKind } from "./catalog";
 
-/** The channel a committed outbox row's NOTIFY wakes relays on (outbox.ts listens). */
-export const NOTIFY_CHANNEL = "canopy_outbox";
+/**
+ * The channel a committed outbox row's NOTIFY wakes relays on (outbox.ts listens), as SQL: one per
+ * schema, so that only the relays of the service that wrote wake up (with one channel for all, every
+ * service's relay looked at its empty outbox after every other service's write).
+ */
+export const NOTIFY_CHANNEL_SQL = "'canopy_outbox_' || current_schema()";
 
 /**
  * Records an event in the caller's transaction (transactional outbox): the event exists if and only
@@ -30,8 +34,8 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
   await tx.query({
     name: "canopy-outbox-record",
     text: `WITH recorded AS (INSERT INTO outbox (id, subject, envelope) VALUES ($1, $2, $3) RETURNING id)
-      SELECT pg_notify($4, '') FROM recorded`,
-    values: [id, kind.subject, envelope, NOTIFY_CHANNEL],
+      SELECT pg_notify(${NOTIFY_CHANNEL_SQL}, '') FROM recorded`,
+    values: [id, kind.subject, envelope],
   });
   markEventRecorded(tx, { id, subject: kind.subject, users: kind.users?.(payload) ?? [] });
   return id;
@@ -74,8 +78,8 @@ export async function recordEvents<T>(
         SELECT e.id, $2, e.envelope FROM unnest($1::uuid[], $3::bytea[]) WITH ORDINALITY AS e (id, envelope, n)
          ORDER BY e.n
         RETURNING 1)
-      SELECT pg_notify($4, '') FROM (SELECT 1 FROM recorded LIMIT 1) one`,
-    values: [ids, kind.subject, envelopes, NOTIFY_CHANNEL],
+      SELECT pg_notify(${NOTIFY_CHANNEL_SQL}, '') FROM (SELECT 1 FROM recorded LIMIT 1) one`,
+    values: [ids, kind.subject, envelopes],
   });
   payloads.forEach((payload, i) =>
     markEventRecorded(tx, { id: ids[i]!, subject: kind.subject, users: kind.users?.(payload) ?? [] }),

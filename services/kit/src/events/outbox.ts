@@ -4,7 +4,7 @@ import type { Pool, PoolClient } from "pg";
 import type { Logger } from "pino";
 import { events } from "@canopy/protos";
 import { setPublisher } from "./after-commit";
-import { NOTIFY_CHANNEL } from "./outbox-record";
+import { NOTIFY_CHANNEL_SQL } from "./outbox-record";
 import type { EventStream } from "./stream";
 
 const tracer = trace.getTracer("canopy-events");
@@ -25,6 +25,8 @@ const LOOKUP_LOCK_TIMEOUT_MS = 1_000;
 
 export class OutboxRelay {
   private listener?: PoolClient;
+  /** This schema's NOTIFY channel, quoted. */
+  private channel = "";
   private timer?: NodeJS.Timeout;
   private running?: Promise<void>;
   /** The one extra pass that follows the running one, shared by every kick that arrives meanwhile. */
@@ -48,7 +50,11 @@ export class OutboxRelay {
     this.listener = await this.pool.connect();
     this.listener.on("notification", () => void this.kick());
     this.listener.on("error", (err) => this.log.warn({ err }, "outbox listener lost"));
-    await this.listener.query(`LISTEN ${NOTIFY_CHANNEL}`);
+    const { rows } = await this.listener.query<{ channel: string }>(
+      `SELECT ${NOTIFY_CHANNEL_SQL} AS channel`,
+    );
+    this.channel = this.listener.escapeIdentifier(rows[0]!.channel);
+    await this.listener.query(`LISTEN ${this.channel}`);
     this.timer = setInterval(() => void this.kick(), this.options.pollMs ?? 1_000);
     setPublisher(this.pool, (ids) => this.publishAndLocate(ids));
     await this.kick();
@@ -222,7 +228,7 @@ export class OutboxRelay {
     await this.queued;
     await this.running;
     if (this.listener) {
-      await this.listener.query(`UNLISTEN ${NOTIFY_CHANNEL}`).catch(() => undefined);
+      await this.listener.query(`UNLISTEN ${this.channel}`).catch(() => undefined);
       this.listener.release();
     }
   }
