@@ -143,6 +143,30 @@ describe("startDurableConsumer", () => {
     expect(await processedRows(name, unwanted.id)).toBe(0);
   });
 
+  it("keeps the events it holds alive while a batch takes longer than the ack wait: none is offered again", async () => {
+    const handler = recordingHandler();
+    // The first takes 2.5 s; the second waits behind it, held all the while.
+    const slow = async (event: events.Event, tx: PoolClient) => {
+      if (!handler.calls.length) await new Promise((r) => setTimeout(r, 2_500));
+      await handler.handle(event, tx);
+    };
+    const { name, subject } = await durable(slow, { ackWaitMs: 1_000 });
+    const first = envelope(kind, 21);
+    const second = envelope(kind, 22);
+    await publishEnvelope(nc, subject, first);
+    await publishEnvelope(nc, subject, second);
+    await waitFor(
+      "both events to be processed",
+      async () => (await processedRows(name, second.id)) === 1,
+      15_000,
+    );
+    await drained(name);
+    const info = await (await nc.jetstreamManager()).consumers.info(TEST_STREAM.name, name);
+    // Deliveries made in all (redeliveries count): without the heartbeat JetStream offered the held ones again.
+    expect(info.delivered.consumer_seq).toBe(2);
+    expect(handler.calls).toEqual([first.id, second.id]);
+  }, 20_000);
+
   it("does not run the handler again for an event it already handled", async () => {
     const handler = recordingHandler();
     const { name, subject } = await durable(handler.handle);

@@ -54,9 +54,8 @@ export const hookEventsConsumer = (deps: Deps): ConsumerDefinition => ({
   handle: (event, tx, meta) => applyEvent(deps, event, tx, meta.streamSequence),
   // Events held by a replica that died come back after the ack wait, behind later ones: an event
   // naming a group the copies do not know yet fails (GroupNotYetKnown) and is offered again until
-  // the group's own event is in. A short ack wait and a long retry budget (1 + 2 + ... + 9 s) make
-  // sure the group's event comes back well before the dependent one would be dead-lettered.
-  ackWaitMs: 5_000,
+  // the group's own event is in. The kit's short ack wait (3 s) and a long retry budget (1 + 2 + ...
+  // + 9 s) make sure the group's event comes back well before the dependent one would be dead-lettered.
   maxDeliver: 10,
 });
 

@@ -23,6 +23,8 @@ function traceContextOf(msg: JsMsg, event: events.Event): Record<string, string>
 
 /** The most events a durable consumer applies in one transaction (and pulls ahead). */
 const BATCH = 64;
+/** JetStream's wait for an ack (DurableConsumerOptions.ackWaitMs). */
+const DEFAULT_ACK_WAIT_MS = 3_000;
 
 /** nats-server before 2.10 accepts only `filter_subject`; several subjects need 2.10's `filter_subjects`. */
 const filterOf = (subjects: string[]) =>
@@ -50,6 +52,13 @@ export interface DurableConsumerOptions {
   maxDeliver?: number;
   /** Delay before a failed event is offered again, times the delivery count. Default 1 s. */
   retryDelayMs?: number;
+  /**
+   * How long JetStream waits for the ack of an event a replica took before it offers the event to
+   * another (default 3 s). A replica keeps the events it holds alive while it works on them, however
+   * long a batch takes, so this only bounds how long the events of a replica that died stay stuck:
+   * until they are offered again, the consumer's ack floor cannot pass them, and every call that
+   * waits to read its caller's writes (consumer-progress.ts) waits its whole bound.
+   */
   ackWaitMs?: number;
   /** Called after an event is applied and acked (consumer-progress.ts asks JetStream again at once). */
   applied?: () => void;
@@ -71,6 +80,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
   const { nc, stream, pool, log, name } = options;
   const maxDeliver = options.maxDeliver ?? 5;
   const retryDelayMs = options.retryDelayMs ?? 1_000;
+  const ackWaitMs = options.ackWaitMs ?? DEFAULT_ACK_WAIT_MS;
   const jsm = await nc.jetstreamManager();
   await jsm.consumers.add(stream.name, {
     durable_name: name,
@@ -79,7 +89,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
     ...filterOf(options.subjects.map(stream.subject)),
     // One more than ours, so our own last-attempt handling (dead letter) always runs.
     max_deliver: maxDeliver + 1,
-    ack_wait: (options.ackWaitMs ?? 30_000) * 1e6,
+    ack_wait: ackWaitMs * 1e6,
   });
   const consumer = await nc.jetstream().consumers.get(stream.name, name);
   const messages = await consumer.consume({ max_messages: BATCH });
@@ -167,6 +177,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
       for (const msg of batch.slice(results.length)) results.push({ msg, err });
     }
     for (const r of results) {
+      held.delete(r.msg);
       if (r.err === undefined) r.msg.ack();
       // Even a failed dead-letter publish must not end the loop; the message is redelivered later.
       else
@@ -176,6 +187,20 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
     }
     if (results.some((r) => r.err === undefined)) options.applied?.();
   };
+
+  // Every event taken and not yet answered (queued or in the batch at work) is kept alive: a long
+  // batch, or one waiting behind it, must not be offered to another replica meanwhile.
+  const held = new Set<JsMsg>();
+  const heartbeat = setInterval(() => {
+    for (const msg of held) {
+      try {
+        msg.working();
+      } catch {
+        // The connection is away: the event comes back after the ack wait, and is applied once.
+      }
+    }
+  }, ackWaitMs / 3);
+  heartbeat.unref();
 
   // The consume loop only queues; the worker takes whatever has queued meanwhile as one batch.
   const queue: JsMsg[] = [];
@@ -195,6 +220,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
   })();
   const loop = (async () => {
     for await (const msg of messages) {
+      held.add(msg);
       queue.push(msg);
       wake?.();
       // Pull no further ahead than a batch: queued messages' ack wait is running.
@@ -210,6 +236,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
       drained?.();
       await loop;
       await worker;
+      clearInterval(heartbeat);
     },
   };
 }
