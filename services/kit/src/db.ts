@@ -46,10 +46,9 @@ export function createPool({ url, schema, max = 10, applicationName }: PoolOptio
  * COMMIT, before this resolves (see events/after-commit.ts).
  */
 export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const client = await begin(pool);
   let result: T;
   try {
-    await client.query("BEGIN");
     result = await work(client);
     await client.query("COMMIT");
   } catch (err) {
@@ -61,6 +60,55 @@ export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => P
   }
   await publishRecorded(pool, client);
   return result;
+}
+
+/**
+ * Waits between tries of a transaction's first round trip (2.55 s in all, inside a caller's usual
+ * 5 s deadline): long enough for a PostgreSQL restart or a failover to finish.
+ */
+const BEGIN_RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1_000];
+
+/** SQLSTATEs and socket errors of a connection PostgreSQL dropped, or of a server not accepting yet. */
+const CONNECTION_LOST = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "57P01", // admin_shutdown: a restart ended this connection
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now: starting up or shutting down
+  "08000",
+  "08001",
+  "08003",
+  "08004",
+  "08006",
+]);
+
+const isConnectionLoss = (err: unknown) =>
+  CONNECTION_LOST.has((err as { code?: string }).code ?? "") ||
+  /Connection terminated|connection timeout/i.test((err as Error).message ?? "");
+
+/**
+ * A client with a transaction begun. A connection that turns out dead at BEGIN (PostgreSQL
+ * restarted since it was pooled) or a server not back yet is tried again on a new connection, for a
+ * while: nothing of the caller's work ran yet, so a request arriving during a restart waits it out
+ * instead of failing. A transaction already under way when the connection goes fails as before
+ * (its work may have done more than SQL).
+ */
+async function begin(pool: Pool): Promise<PoolClient> {
+  for (let attempt = 0; ; attempt++) {
+    let client: PoolClient | undefined;
+    try {
+      client = await pool.connect();
+      await client.query("BEGIN");
+      return client;
+    } catch (err) {
+      // Released with the error: the pool closes it instead of handing it out again.
+      client?.release(err as Error);
+      const delay = BEGIN_RETRY_DELAYS_MS[attempt];
+      if (delay === undefined || !isConnectionLoss(err)) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
 }
 
 /** Holds a session-level advisory lock for the duration of `work`, so only one replica runs it at once. */
