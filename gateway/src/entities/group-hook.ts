@@ -1,21 +1,38 @@
+import { GROUP_HOOK_FLAGS, type GroupHookFlag } from "@canopy/kit";
 import type { hooks } from "@canopy/protos";
 import { iso } from "./time";
+
+/** Each flag's API name and its field in the proto's HookFlags (`push_events`, `pushEvents`). */
+const withField = (flag: GroupHookFlag) =>
+  [flag, flag.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase())] as const;
+
+/**
+ * GitLab's Hook entity shows the flags up to merge_requests_events among the fields every hook has;
+ * GroupHook shows the rest after group_id.
+ */
+const SPLIT = GROUP_HOOK_FLAGS.indexOf("merge_requests_events") + 1;
+const HOOK_FLAGS = GROUP_HOOK_FLAGS.slice(0, SPLIT).map(withField);
+const GROUP_FLAGS = GROUP_HOOK_FLAGS.slice(SPLIT).map(withField);
+
+/** The values of `flags` in the proto's HookFlags, under their API names. */
+function flagsOf(h: hooks.GroupHook, flags: typeof HOOK_FLAGS): Partial<Record<GroupHookFlag, boolean>> {
+  const fields = h.flags! as unknown as Record<string, boolean>;
+  return Object.fromEntries(flags.map(([flag, field]) => [flag, fields[field]]));
+}
 
 /**
  * GitLab's GroupHook entity (lib/api/entities/hook.rb, ee/lib/ee/api/entities/group_hook.rb), in its
  * key order. The token is never shown; url_variables and custom_headers show their keys only.
  */
 export function groupHookEntity(h: hooks.GroupHook) {
-  const f = h.flags!;
   return {
     id: h.id,
     url: h.url,
     name: h.name,
     description: h.description,
     created_at: iso(h.createdAt),
-    push_events: f.pushEvents,
-    tag_push_events: f.tagPushEvents,
-    merge_requests_events: f.mergeRequestsEvents,
+    ...flagsOf(h, HOOK_FLAGS),
+    // A system hook's flag, which GitLab's Hook entity shows for every hook.
     repository_update_events: false,
     enable_ssl_verification: h.enableSslVerification,
     alert_status: h.alertStatus,
@@ -26,23 +43,7 @@ export function groupHookEntity(h: hooks.GroupHook) {
     custom_webhook_template: h.customWebhookTemplate ?? null,
     custom_headers: h.customHeaderKeys.map((key) => ({ key })),
     group_id: h.groupId,
-    issues_events: f.issuesEvents,
-    confidential_issues_events: f.confidentialIssuesEvents,
-    note_events: f.noteEvents,
-    confidential_note_events: f.confidentialNoteEvents,
-    pipeline_events: f.pipelineEvents,
-    wiki_page_events: f.wikiPageEvents,
-    job_events: f.jobEvents,
-    deployment_events: f.deploymentEvents,
-    feature_flag_events: f.featureFlagEvents,
-    releases_events: f.releasesEvents,
-    milestone_events: f.milestoneEvents,
-    subgroup_events: f.subgroupEvents,
-    emoji_events: f.emojiEvents,
-    resource_access_token_events: f.resourceAccessTokenEvents,
-    member_events: f.memberEvents,
-    vulnerability_events: f.vulnerabilityEvents,
-    project_events: f.projectEvents,
+    ...flagsOf(h, GROUP_FLAGS),
   };
 }
 

@@ -1,4 +1,4 @@
-import { planFeatures, type Plan } from "@canopy/kit";
+import { PROJECT_FEATURE_SWITCHES, planFeatures, type Plan } from "@canopy/kit";
 import type { projects } from "@canopy/protos";
 import type { z } from "zod";
 import type * as schemas from "./schemas";
@@ -52,16 +52,7 @@ export function basicProjectEntity(
   };
 }
 
-const FEATURE_SWITCHES: Record<string, string> = {
-  issues_enabled: "issues",
-  merge_requests_enabled: "merge_requests",
-  wiki_enabled: "wiki",
-  jobs_enabled: "builds",
-  snippets_enabled: "snippets",
-  container_registry_enabled: "container_registry",
-};
-
-const FEATURE_SWITCH_ENTRIES = Object.entries(FEATURE_SWITCHES);
+const FEATURE_SWITCH_ENTRIES = Object.entries(PROJECT_FEATURE_SWITCHES);
 
 /**
  * `<feature>_access_level`, the same string each time: a key built afresh for every project made

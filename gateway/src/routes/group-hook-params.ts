@@ -1,11 +1,17 @@
 import type { z } from "zod";
+import { GROUP_HOOK_SETTABLE_FLAGS, type SettableGroupHookFlag } from "@canopy/kit";
 import type { hooks } from "@canopy/protos";
 import { paramError } from "../http/errors";
 import { param, parseParams } from "../http/params";
 
 /** The group-hook parameters GitLab's API takes (lib/api/hooks/*.rb), and their parsing. */
 
-const FLAG_PARAMS = [
+/**
+ * The settable flags in the order GitLab's group_hooks.rb declares them, which is the order Grape
+ * (and parseParams) names several bad ones in: these ten lead, in their own order, and the rest
+ * follow in the entity's order (GROUP_HOOK_SETTABLE_FLAGS).
+ */
+const DECLARED_FIRST: readonly SettableGroupHookFlag[] = [
   "push_events",
   "issues_events",
   "confidential_issues_events",
@@ -16,16 +22,11 @@ const FLAG_PARAMS = [
   "job_events",
   "pipeline_events",
   "project_events",
-  "wiki_page_events",
-  "deployment_events",
-  "feature_flag_events",
-  "releases_events",
-  "subgroup_events",
-  "emoji_events",
-  "resource_access_token_events",
-  "member_events",
-  "vulnerability_events",
-] as const;
+];
+const FLAG_PARAMS = [
+  ...DECLARED_FIRST,
+  ...GROUP_HOOK_SETTABLE_FLAGS.filter((f) => !DECLARED_FIRST.includes(f)),
+];
 
 /** Rack::Utils::HTTP_STATUS_CODES, the codes GET .../events filters by. */
 const HTTP_CODES = [

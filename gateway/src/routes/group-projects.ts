@@ -10,7 +10,8 @@ import { rawParams, type RouteDeps } from "./context";
 import { detailLdapLinks } from "./group-ldap";
 import { customAttributesOf } from "./group-lists";
 import { groupRef, shapingOf } from "./groups";
-import { projectRef, projectShaping, withAttributes } from "./projects";
+import { projectRef } from "./projects";
+import { projectShaping, withAttributes } from "./project-shaping";
 import { z } from "zod";
 import { BasicProject, GroupDetail, Project, listOf } from "../entities/schemas";
 

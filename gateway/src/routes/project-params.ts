@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { PROJECT_FEATURES, PROJECT_FEATURE_ACCESS_LEVELS, PROJECT_FEATURE_SWITCHES } from "@canopy/kit";
 import type { projects } from "@canopy/protos";
 import { param } from "../http/params";
 
@@ -7,33 +8,8 @@ import { param } from "../http/params";
  * optional_project_params), read as Grape reads them and carried to the projects service in four
  * maps (feature access levels, booleans, texts, integers), whose keys are the API's own names.
  */
-const FEATURES = [
-  "issues",
-  "repository",
-  "merge_requests",
-  "forking",
-  "wiki",
-  "builds",
-  "snippets",
-  "pages",
-  "operations",
-  "analytics",
-  "requirements",
-  "security_and_compliance",
-  "container_registry",
-  "releases",
-  "environments",
-  "feature_flags",
-  "infrastructure",
-  "monitor",
-] as const;
 const BOOLEANS = [
-  "issues_enabled",
-  "merge_requests_enabled",
-  "wiki_enabled",
-  "jobs_enabled",
-  "snippets_enabled",
-  "container_registry_enabled",
+  ...Object.keys(PROJECT_FEATURE_SWITCHES),
   "shared_runners_enabled",
   "lfs_enabled",
   "request_access_enabled",
@@ -74,7 +50,7 @@ const TEXTS = [
 ] as const;
 const NUMBERS = ["build_timeout", "ci_default_git_depth", "approvals_before_merge"] as const;
 
-const accessLevel = () => param.oneOf(["disabled", "private", "enabled", "public"]).optional();
+const accessLevel = () => param.oneOf(PROJECT_FEATURE_ACCESS_LEVELS).optional();
 
 export const projectAttributeParams = {
   description: param.string(10_000).optional(),
@@ -82,7 +58,7 @@ export const projectAttributeParams = {
   default_branch: param.string(255).optional(),
   topics: param.array(param.string(255)).optional(),
   tag_list: param.array(param.string(255)).optional(),
-  ...Object.fromEntries(FEATURES.map((f) => [`${f}_access_level`, accessLevel()])),
+  ...Object.fromEntries(PROJECT_FEATURES.map((f) => [`${f}_access_level`, accessLevel()])),
   ...Object.fromEntries(BOOLEANS.map((b) => [b, param.boolean().optional()])),
   ...Object.fromEntries(Object.entries(CHOICES).map(([k, v]) => [k, param.oneOf(v).optional()])),
   ...Object.fromEntries(TEXTS.map((t) => [t, param.string(10_000).nullable().optional()])),
@@ -96,7 +72,7 @@ export function toProjectAttributes(p: Raw & { name?: string; path?: string }): 
   const str = (k: string) => (typeof p[k] === "string" ? (p[k] as string) : undefined);
   const topics = (p.topics ?? p.tag_list) as string[] | undefined;
   const accessLevels: Record<string, string> = {};
-  for (const f of FEATURES)
+  for (const f of PROJECT_FEATURES)
     if (typeof p[`${f}_access_level`] === "string") accessLevels[f] = p[`${f}_access_level`] as string;
   const flags: Record<string, boolean> = {};
   for (const b of BOOLEANS)

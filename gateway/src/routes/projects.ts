@@ -1,26 +1,21 @@
 import { grpcStatus, isServiceError } from "@canopy/kit";
 import type { common, namespaces, projects } from "@canopy/protos";
-import {
-  projectEntity,
-  projectWithAccessEntity,
-  basicProjectEntity,
-  type ProjectShaping,
-} from "../entities/project";
+import { projectEntity, projectWithAccessEntity } from "../entities/project";
 import { endpoint, type Call } from "../http/endpoint";
-import { HttpError, notFoundError } from "../http/errors";
 import { sendJson } from "../http/json";
-import { keysetPaginationParams, paginate } from "../http/pagination";
 import { param, type IdOrPath } from "../http/params";
-import { rawParams, type RouteDeps } from "./context";
-import { customAttributesOf } from "./group-lists";
+import type { RouteDeps } from "./context";
 import { userHint } from "./groups";
+import { listProjects, listParams, listUserProjects, userListParams } from "./project-lists";
 import { projectAttributeParams, toProjectAttributes } from "./project-params";
+import { projectShaping, withAttributes } from "./project-shaping";
 import { z } from "zod";
 import { Accepted, BasicProject, Project, ProjectWithAccess, listOf } from "../entities/schemas";
 
 /**
  * The Projects API core (GitLab lib/api/projects.rb): create, read, update, delete, the project
- * lists, stars and archiving. The projects service decides what the caller may see and do.
+ * lists (their handlers in project-lists.ts), stars and archiving. The projects service decides what
+ * the caller may see and do.
  */
 
 /** `:id` of the API as the projects service's reference. */
@@ -29,22 +24,8 @@ export const projectRef = (id: IdOrPath): projects.ProjectRef => ({
   fullPath: id.path ?? "",
 });
 
-export const projectShaping = (deps: RouteDeps): ProjectShaping => ({
-  externalUrl: deps.config.CANOPY_EXTERNAL_URL,
-  plan: deps.config.CANOPY_PLAN,
-});
-
 const idParams = { id: param.idOrPath() };
 const showParams = { ...idParams, with_custom_attributes: param.boolean().optional() };
-
-/** `custom_attributes` where the service gave them (administrators who asked), by key. */
-export const withAttributes = <T extends object>(entity: T, p: projects.Project) =>
-  p.customAttributes
-    ? {
-        ...entity,
-        custom_attributes: Object.entries(p.customAttributes.values).map(([key, value]) => ({ key, value })),
-      }
-    : entity;
 
 async function showProject({ params: p, actor, ctx, deps }: Call<typeof showParams>) {
   const project = await deps.projects.getProject({
@@ -139,85 +120,6 @@ async function archive(call: Call<typeof idParams>, archived: boolean) {
     ? await deps.projects.archiveProject(req)
     : await deps.projects.unarchiveProject(req);
   sendJson(ctx, 201, projectEntity(project, projectShaping(deps)));
-}
-
-const listParams = {
-  ...keysetPaginationParams,
-  search: param.string(1_000).optional(),
-  owned: param.boolean().optional(),
-  membership: param.boolean().optional(),
-  starred: param.boolean().optional(),
-  visibility: param.oneOf(["private", "internal", "public"]).optional(),
-  archived: param.boolean().optional(),
-  order_by: param
-    .oneOf(["id", "name", "path", "created_at", "updated_at", "last_activity_at", "similarity", "star_count"])
-    .optional(),
-  sort: param.oneOf(["asc", "desc"]).optional(),
-  simple: param.boolean().optional(),
-  min_access_level: param.integer().optional(),
-  topic: param.string(1_000).optional(),
-  statistics: param.boolean().optional(),
-  with_custom_attributes: param.boolean().optional(),
-};
-const userListParams = { user_id: param.string(255), ...listParams };
-
-async function answerList(
-  { params: p, actor, ctx, deps }: Call<typeof listParams>,
-  owner: { userId?: number; username?: string } = {},
-) {
-  const keyset = p.pagination === "keyset";
-  // A score has no keyset position (GitLab offers keyset pages for plain column orders only).
-  if (keyset && p.order_by === "similarity")
-    throw new HttpError(405, { error: "Keyset pagination is not yet available for this type of request" });
-  const res = await deps.projects.listProjects({
-    actor,
-    userId: owner.userId ?? 0,
-    username: owner.username ?? "",
-    search: p.search ?? "",
-    owned: Boolean(p.owned),
-    membership: Boolean(p.membership),
-    starred: Boolean(p.starred),
-    visibility: p.visibility ?? "",
-    archived: p.archived,
-    orderBy: p.order_by ?? "",
-    sort: p.sort ?? "",
-    minAccessLevel: p.min_access_level ?? 0,
-    topics: (p.topic ?? "").split(","),
-    withCustomAttributes: Boolean(p.with_custom_attributes),
-    customAttributes: Object.fromEntries(customAttributesOf(rawParams(ctx)).map((a) => [a.key, a.value])),
-    page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },
-  });
-  const page = res.page!;
-  paginate(
-    ctx,
-    deps.config.CANOPY_EXTERNAL_URL,
-    keyset
-      ? { keyset: { perPage: page.perPage, next: page.nextCursor ? { cursor: page.nextCursor } : undefined } }
-      : { offset: page, itemsOnPage: res.projects.length },
-  );
-  const shaping = projectShaping(deps);
-  sendJson(
-    ctx,
-    200,
-    res.projects.map((x) =>
-      withAttributes(p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping), x),
-    ),
-  );
-}
-
-const listProjects = (call: Call<typeof listParams>) => answerList(call);
-
-/** GET /search?scope=projects: the projects the caller may see matching `search`, as BasicProjectDetails. */
-export const searchProjects = (call: Call<typeof listParams>) =>
-  answerList({ ...call, params: { ...call.params, simple: true } });
-
-/** GET /users/:user_id/projects: `user_id` is an id or a username (GitLab's find_user). */
-async function listUserProjects(call: Call<typeof userListParams>) {
-  const u = call.params.user_id;
-  if (!/^\d+$/.test(u)) return answerList(call, { username: u });
-  // An id no user can have (beyond bigint) is a user that does not exist.
-  if (!Number.isSafeInteger(Number(u))) throw notFoundError("User");
-  await answerList(call, { userId: Number(u) });
 }
 
 export const projectEndpoints = [

@@ -7,7 +7,7 @@ import { HttpError } from "../http/errors";
 import { sendJson } from "../http/json";
 import { pageRequest, paginate, paginationParams } from "../http/pagination";
 import { param } from "../http/params";
-import { searchProjects } from "./projects";
+import { searchProjects } from "./project-lists";
 
 /**
  * GET /search, GitLab's global search (lib/api/search.rb) over what Canopy hosts: users (as GET

@@ -50,6 +50,8 @@ export * from "./gitlab/version";
 export * from "./gitlab/re2-syntax";
 export * from "./gitlab/avatars";
 export * from "./gitlab/hook-triggers";
+export * from "./gitlab/group-hook-flags";
+export * from "./gitlab/project-features";
 export * from "./members/member-lists";
 export * from "./members/member-user";
 export * from "./settings/bucket";

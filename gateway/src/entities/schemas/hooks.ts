@@ -1,30 +1,16 @@
+import { GROUP_HOOK_FLAGS } from "@canopy/kit";
 import { z } from "zod";
 import { entity, integer, timestamp } from "./registry";
 
 const keyOnly = z.array(z.object({ key: z.string() }));
-const FLAGS = [
-  "push_events",
-  "tag_push_events",
-  "merge_requests_events",
-  "repository_update_events",
-  "issues_events",
-  "confidential_issues_events",
-  "note_events",
-  "confidential_note_events",
-  "pipeline_events",
-  "wiki_page_events",
-  "job_events",
-  "deployment_events",
-  "feature_flag_events",
-  "releases_events",
-  "milestone_events",
-  "subgroup_events",
-  "emoji_events",
-  "resource_access_token_events",
-  "member_events",
-  "vulnerability_events",
-  "project_events",
-] as const;
+/**
+ * The flags the entity shows: a group hook's own, and repository_update_events after
+ * merge_requests_events, which GitLab's Hook entity shows for every hook (a system hook's flag, so
+ * always false on a group hook).
+ */
+const ENTITY_FLAGS = GROUP_HOOK_FLAGS.flatMap((f) =>
+  f === "merge_requests_events" ? [f, "repository_update_events"] : [f],
+);
 
 export const GroupHook = entity(
   "GroupHook",
@@ -44,7 +30,7 @@ export const GroupHook = entity(
     custom_webhook_template: z.string().nullable(),
     custom_headers: keyOnly,
     group_id: integer,
-    ...Object.fromEntries(FLAGS.map((f) => [f, z.boolean()])),
+    ...Object.fromEntries(ENTITY_FLAGS.map((f) => [f, z.boolean()])),
   }),
 );
 

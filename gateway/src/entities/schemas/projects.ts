@@ -1,3 +1,4 @@
+import { PROJECT_FEATURES, PROJECT_FEATURE_ACCESS_LEVELS, PROJECT_FEATURE_SWITCHES } from "@canopy/kit";
 import { z } from "zod";
 import { CustomAttribute, day, entity, integer, timestamp, url, visibility } from "./registry";
 
@@ -47,27 +48,7 @@ export const BasicProject = entity(
   z.object(basicProjectShape),
 );
 
-const featureLevel = z.enum(["disabled", "private", "enabled", "public"]);
-const FEATURES = [
-  "issues",
-  "repository",
-  "merge_requests",
-  "forking",
-  "wiki",
-  "builds",
-  "snippets",
-  "pages",
-  "operations",
-  "analytics",
-  "requirements",
-  "security_and_compliance",
-  "container_registry",
-  "releases",
-  "environments",
-  "feature_flags",
-  "infrastructure",
-  "monitor",
-] as const;
+const featureLevel = z.enum(PROJECT_FEATURE_ACCESS_LEVELS);
 const FLAGS = [
   "shared_runners_enabled",
   "lfs_enabled",
@@ -92,13 +73,8 @@ const FLAGS = [
   "merge_pipelines_enabled",
   "merge_trains_enabled",
   // The old feature switches, derived from the access levels.
-  "issues_enabled",
-  "merge_requests_enabled",
-  "wiki_enabled",
-  "jobs_enabled",
-  "snippets_enabled",
-  "container_registry_enabled",
-] as const;
+  ...Object.keys(PROJECT_FEATURE_SWITCHES),
+];
 const TEXTS = [
   "merge_method",
   "squash_option",
@@ -158,7 +134,7 @@ const projectShape = {
   }),
   repository_object_format: z.string(),
   ...keysOf(
-    FEATURES.map((f) => `${f}_access_level`),
+    PROJECT_FEATURES.map((f) => `${f}_access_level`),
     featureLevel,
   ),
   ...keysOf(FLAGS, z.boolean()),

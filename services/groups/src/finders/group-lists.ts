@@ -14,15 +14,8 @@ import { groups } from "@canopy/protos";
 import { decodeCursor, encodeCursor, listOrder, ORDER_BYS, type ListOrder } from "../domain/list-order";
 import type { Deps } from "../deps";
 import { statisticsOf } from "../store/projects";
-import {
-  countGroupRows,
-  customAttributesOf,
-  listGroupRows,
-  type BaseSet,
-  type GroupListQuery,
-  type ListedGroupRow,
-  type Scope,
-} from "../store/group-lists";
+import type { BaseSet, GroupListQuery, Scope } from "../store/group-list-where";
+import { countGroupRows, customAttributesOf, listGroupRows, type ListedGroupRow } from "../store/group-lists";
 import { callerAccess, resolveGroup } from "./groups";
 import { toGroup } from "./group-view";
 

@@ -1,7 +1,6 @@
-import type { Queryable } from "@canopy/kit";
+import { GROUP_HOOK_FLAGS, GROUP_HOOK_SETTABLE_FLAGS, type GroupHookFlag, type Queryable } from "@canopy/kit";
 import type { hooks } from "@canopy/protos";
 import type { Strategy } from "../domain/branch-filter";
-import { FLAGS, SETTABLE_FLAGS, type Flag } from "../domain/flags";
 import {
   hookErrors,
   MAX_HOOKS_PER_GROUP,
@@ -27,7 +26,10 @@ export const DEFAULT_VALUES: HookValues = {
   push_events_branch_filter: null,
   branch_filter_strategy: "wildcard",
   custom_webhook_template: null,
-  flags: Object.fromEntries(FLAGS.map((f) => [f, f === "push_events"])) as Record<Flag, boolean>,
+  flags: Object.fromEntries(GROUP_HOOK_FLAGS.map((f) => [f, f === "push_events"])) as Record<
+    GroupHookFlag,
+    boolean
+  >,
 };
 
 const pairs = (list: hooks.KeyValue[]) => Object.fromEntries(list.map((p) => [p.key, p.value]));
@@ -45,7 +47,7 @@ export function anySent(a: hooks.HookAttributes): boolean {
 export function withAttributes(base: HookValues, a: hooks.HookAttributes): HookValues {
   const flags = { ...base.flags };
   const sent = a as unknown as Record<string, unknown>;
-  for (const f of SETTABLE_FLAGS) {
+  for (const f of GROUP_HOOK_SETTABLE_FLAGS) {
     const v = sent[camel(f)];
     if (typeof v === "boolean") flags[f] = v;
   }

@@ -1,5 +1,5 @@
+import { GROUP_HOOK_FLAGS } from "@canopy/kit";
 import type { hooks } from "@canopy/protos";
-import { FLAGS } from "./flags";
 import type { Hook } from "./hook";
 import { alertStatus } from "./hook-rules";
 
@@ -14,7 +14,9 @@ export function hookMessage(hook: Hook, autoDisable: boolean): hooks.GroupHook {
     description: hook.description,
     createdAt: hook.created_at,
     updatedAt: hook.updated_at,
-    flags: Object.fromEntries(FLAGS.map((f) => [camel(f), hook.flags[f]])) as unknown as hooks.HookFlags,
+    flags: Object.fromEntries(
+      GROUP_HOOK_FLAGS.map((f) => [camel(f), hook.flags[f]]),
+    ) as unknown as hooks.HookFlags,
     enableSslVerification: hook.enable_ssl_verification,
     alertStatus: status,
     disabledUntil: autoDisable ? (hook.disabled_until ?? undefined) : undefined,

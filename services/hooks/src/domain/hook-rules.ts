@@ -1,5 +1,5 @@
+import type { GroupHookFlag } from "@canopy/kit";
 import { branchFilterErrors, squish, type Strategy } from "./branch-filter";
-import type { Flag } from "./flags";
 import { interpolate, rubyArray, variablesUsed } from "./url-template";
 
 /**
@@ -28,7 +28,7 @@ export interface HookValues {
   push_events_branch_filter: string | null;
   branch_filter_strategy: Strategy;
   custom_webhook_template: string | null;
-  flags: Record<Flag, boolean>;
+  flags: Record<GroupHookFlag, boolean>;
 }
 
 /** Errors by attribute, in the order GitLab adds them (`base` for the hook as a whole). */

@@ -1,6 +1,5 @@
-import type { Queryable } from "@canopy/kit";
+import { GROUP_HOOK_FLAGS, type GroupHookFlag, type Queryable } from "@canopy/kit";
 import type { Strategy } from "../domain/branch-filter";
-import { FLAGS, type Flag } from "../domain/flags";
 import type { Hook } from "../domain/hook";
 import type { HookValues } from "../domain/hook-rules";
 import type { HookSecrets } from "../secrets";
@@ -28,7 +27,7 @@ interface HookRowDb {
   [flag: string]: unknown;
 }
 
-const FLAG_COLUMNS = FLAGS.join(", ");
+const FLAG_COLUMNS = GROUP_HOOK_FLAGS.join(", ");
 
 function hookOf(row: HookRowDb, secrets: HookSecrets): Hook {
   const id = Number(row.id);
@@ -46,7 +45,10 @@ function hookOf(row: HookRowDb, secrets: HookSecrets): Hook {
     push_events_branch_filter: row.push_events_branch_filter,
     branch_filter_strategy: row.branch_filter_strategy,
     custom_webhook_template: row.custom_webhook_template,
-    flags: Object.fromEntries(FLAGS.map((f) => [f, Boolean(row[f])])) as Record<Flag, boolean>,
+    flags: Object.fromEntries(GROUP_HOOK_FLAGS.map((f) => [f, Boolean(row[f])])) as Record<
+      GroupHookFlag,
+      boolean
+    >,
     recent_failures: row.recent_failures,
     disabled_until: row.disabled_until,
     created_at: row.created_at,
@@ -83,10 +85,10 @@ const plainColumns = (v: HookValues) => [
   v.push_events_branch_filter,
   v.branch_filter_strategy,
   v.custom_webhook_template,
-  ...FLAGS.map((f) => v.flags[f]),
+  ...GROUP_HOOK_FLAGS.map((f) => v.flags[f]),
 ];
 
-const FLAG_PARAMS = (from: number) => FLAGS.map((_, i) => `$${from + i}`).join(", ");
+const FLAG_PARAMS = (from: number) => GROUP_HOOK_FLAGS.map((_, i) => `$${from + i}`).join(", ");
 
 export async function insertHook(
   tx: Queryable,
@@ -121,7 +123,7 @@ export async function updateHook(
   id: number,
   v: HookValues,
 ): Promise<Hook> {
-  const sets = FLAGS.map((f, i) => `${f} = $${12 + i}`).join(", ");
+  const sets = GROUP_HOOK_FLAGS.map((f, i) => `${f} = $${12 + i}`).join(", ");
   const { rows } = await tx.query<HookRowDb>(
     `UPDATE hooks SET url_sealed = $2, token_sealed = $3, url_variables_sealed = $4, custom_headers_sealed = $5,
                       name = $6, description = $7, enable_ssl_verification = $8,
@@ -209,7 +211,7 @@ export async function setFailureState(
 export async function hooksForEvent(
   db: Queryable,
   groupIds: number[],
-  flag: Flag,
+  flag: GroupHookFlag,
   autoDisable: boolean,
   madeBy?: Date,
 ): Promise<{ id: number; group_id: number }[]> {

@@ -1,4 +1,4 @@
-import { addFieldError, type FieldErrors } from "@canopy/kit";
+import { PROJECT_FEATURES, PROJECT_FEATURE_SWITCHES, addFieldError, type FieldErrors } from "@canopy/kit";
 import type { projects } from "@canopy/protos";
 
 /**
@@ -16,41 +16,10 @@ export const ACCESS_LEVEL_VALUES: Record<string, number> = {
 };
 const ACCESS_LEVEL_NAMES = Object.fromEntries(Object.entries(ACCESS_LEVEL_VALUES).map(([k, v]) => [v, k]));
 
-export const FEATURES = [
-  "issues",
-  "repository",
-  "merge_requests",
-  "forking",
-  "wiki",
-  "builds",
-  "snippets",
-  "pages",
-  "operations",
-  "analytics",
-  "requirements",
-  "security_and_compliance",
-  "container_registry",
-  "releases",
-  "environments",
-  "feature_flags",
-  "infrastructure",
-  "monitor",
-] as const;
-
 const FEATURE_DEFAULTS: Record<string, number> = {
-  ...Object.fromEntries(FEATURES.map((f) => [f, 20])),
+  ...Object.fromEntries(PROJECT_FEATURES.map((f) => [f, 20])),
   pages: 10,
   security_and_compliance: 10,
-};
-
-/** The old `*_enabled` booleans, each the switch of one feature. */
-export const FEATURE_SWITCHES: Record<string, string> = {
-  issues_enabled: "issues",
-  merge_requests_enabled: "merge_requests",
-  wiki_enabled: "wiki",
-  jobs_enabled: "builds",
-  snippets_enabled: "snippets",
-  container_registry_enabled: "container_registry",
 };
 
 export const FLAG_DEFAULTS: Record<string, boolean> = {
@@ -116,7 +85,7 @@ export interface StoredSettings {
 /** The full view of stored settings, defaults filled in, as the proto carries them. */
 export function settingsView(stored: StoredSettings) {
   const accessLevels: Record<string, string> = {};
-  for (const f of FEATURES)
+  for (const f of PROJECT_FEATURES)
     accessLevels[f] = ACCESS_LEVEL_NAMES[stored.access_levels[f] ?? FEATURE_DEFAULTS[f]!] ?? "enabled";
   const flags: Record<string, boolean> = {};
   for (const [k, d] of Object.entries(FLAG_DEFAULTS)) {
@@ -145,12 +114,12 @@ export function settingsChanges(a: projects.ProjectAttributes | undefined, error
   const accessLevels: Record<string, number> = {};
   const settings: Record<string, boolean | string | number | null> = {};
   if (!a) return { accessLevels, settings };
-  for (const [sw, feature] of Object.entries(FEATURE_SWITCHES)) {
+  for (const [sw, feature] of Object.entries(PROJECT_FEATURE_SWITCHES)) {
     const on = a.flags[sw];
     if (on !== undefined && a.accessLevels[feature] === undefined) accessLevels[feature] = on ? 20 : 0;
   }
   for (const [feature, name] of Object.entries(a.accessLevels)) {
-    if (!(FEATURES as readonly string[]).includes(feature)) continue;
+    if (!(PROJECT_FEATURES as readonly string[]).includes(feature)) continue;
     const level = ACCESS_LEVEL_VALUES[name];
     if (level === undefined || (level === 30 && feature !== "pages"))
       addFieldError(errors, `${feature}_access_level`, "is not included in the list");

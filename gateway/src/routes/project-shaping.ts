@@ -1,0 +1,18 @@
+import type { projects } from "@canopy/protos";
+import type { ProjectShaping } from "../entities/project";
+import type { RouteDeps } from "./context";
+
+/** What shaping a project needs from this deployment: where links point and which tier is on. */
+export const projectShaping = (deps: RouteDeps): ProjectShaping => ({
+  externalUrl: deps.config.CANOPY_EXTERNAL_URL,
+  plan: deps.config.CANOPY_PLAN,
+});
+
+/** `custom_attributes` where the service gave them (administrators who asked), by key. */
+export const withAttributes = <T extends object>(entity: T, p: projects.Project) =>
+  p.customAttributes
+    ? {
+        ...entity,
+        custom_attributes: Object.entries(p.customAttributes.values).map(([key, value]) => ({ key, value })),
+      }
+    : entity;
