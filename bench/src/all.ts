@@ -53,7 +53,13 @@ const QUICK: Record<Bench, Record<string, string>> = {
     BENCH_WARMUP_SECONDS: "0",
     BENCH_IDLE_SETTLE_SECONDS: "2",
   },
-  hooks: { BENCH_HOOK_RATE: "20", BENCH_SECONDS: "5", BENCH_DRAIN_SECONDS: "30", BENCH_HOOK_GROUPS: "2" },
+  hooks: {
+    BENCH_HOOK_RATE: "20",
+    BENCH_SECONDS: "5",
+    BENCH_WARMUP_SECONDS: "2",
+    BENCH_DRAIN_SECONDS: "30",
+    BENCH_HOOK_GROUPS: "2",
+  },
   ldap: { BENCH_LDAP_MEMBERS: "200" },
 };
 
