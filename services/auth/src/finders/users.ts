@@ -4,6 +4,7 @@ import type { Deps } from "../deps";
 import { normalizeExternUid } from "../domain/identities";
 import { findCustomAttributesOf } from "../store/custom-attributes";
 import { listIdentities, listIdentitiesOf } from "../store/identities";
+import * as userLists from "../store/user-lists";
 import * as users from "../store/users";
 
 /** What others may not see of a user: only the user and administrators get these fields (identities too). */
@@ -61,8 +62,8 @@ export async function getUser(
  * GitLab's `active` and `blocked` filters ("active", "blocked", or both comma-separated): each one
  * narrows the list, so both together match nobody. `blocked` is User.blocked: blocked or LDAP-blocked.
  */
-function statesOf(filter: string): users.UserFilter["states"] {
-  let states: users.UserFilter["states"];
+function statesOf(filter: string): userLists.UserFilter["states"] {
+  let states: userLists.UserFilter["states"];
   for (const f of filter.split(",")) {
     const wanted =
       f === "active"
@@ -80,7 +81,7 @@ export async function listUsers(deps: Deps, actor: common.Actor | undefined, req
   // GitLab: looking a user up by an identity is for administrators (authenticated_as_admin!).
   const byIdentity = Boolean(request.externUid && request.provider);
   if (byIdentity) requireAdmin(actor);
-  const filter: users.UserFilter = {
+  const filter: userLists.UserFilter = {
     // GitLab's User.search drops one leading "@" (a mention).
     search: request.search.replace(/^@/, "") || undefined,
     username: request.username || undefined,
@@ -96,8 +97,8 @@ export async function listUsers(deps: Deps, actor: common.Actor | undefined, req
     searchOrder: request.searchOrder,
   };
   const [list, counted] = await Promise.all([
-    users.listUsers(deps.pool, filter, window.limit, window.offset),
-    users.countUsers(deps.pool, filter),
+    userLists.listUsers(deps.pool, filter, window.limit, window.offset),
+    userLists.countUsers(deps.pool, filter),
   ]);
   const identities = actor?.admin
     ? await listIdentitiesOf(
