@@ -88,10 +88,11 @@ export async function findNamespaceByPath(
 
 /** True when the full path is taken by any namespace (a group or a user's), case-insensitively. */
 export async function fullPathTaken(db: Queryable, fullPath: string, exceptId = 0): Promise<boolean> {
-  const { rows } = await db.query(
-    "SELECT 1 FROM namespaces WHERE lower(full_path) = lower($1) AND id <> $2",
-    [fullPath, exceptId],
-  );
+  const { rows } = await db.query({
+    name: "groups-full-path-taken",
+    text: "SELECT 1 FROM namespaces WHERE lower(full_path) = lower($1) AND id <> $2",
+    values: [fullPath, exceptId],
+  });
   return rows.length > 0;
 }
 
@@ -101,7 +102,12 @@ export async function fullPathTaken(db: Queryable, fullPath: string, exceptId = 
  */
 async function lockRoots(db: Queryable, rootIds: number[]): Promise<void> {
   const ids = [...new Set(rootIds)].sort((a, b) => a - b);
-  for (const id of ids) await db.query("SELECT 1 FROM namespaces WHERE id = $1 FOR UPDATE", [id]);
+  for (const id of ids)
+    await db.query({
+      name: "groups-lock-namespace",
+      text: "SELECT 1 FROM namespaces WHERE id = $1 FOR UPDATE",
+      values: [id],
+    });
 }
 
 /**

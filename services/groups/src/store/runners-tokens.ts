@@ -5,8 +5,9 @@ import type { Queryable } from "@canopy/kit";
  * first reads at once converge on the same token (the loser's candidate is dropped).
  */
 export async function keepRunnersToken(db: Queryable, groupId: number, sealed: Buffer): Promise<Buffer> {
-  const { rows } = await db.query<{ runners_token_encrypted: Buffer }>(
-    `WITH kept AS (
+  const { rows } = await db.query<{ runners_token_encrypted: Buffer }>({
+    name: "groups-keep-runners-token",
+    text: `WITH kept AS (
        UPDATE namespaces SET runners_token_encrypted = $2
         WHERE id = $1 AND runners_token_encrypted IS NULL
        RETURNING runners_token_encrypted)
@@ -14,8 +15,8 @@ export async function keepRunnersToken(db: Queryable, groupId: number, sealed: B
      UNION ALL
      SELECT runners_token_encrypted FROM namespaces WHERE id = $1 AND runners_token_encrypted IS NOT NULL
      LIMIT 1`,
-    [groupId, sealed],
-  );
+    values: [groupId, sealed],
+  });
   if (rows[0]) return rows[0].runners_token_encrypted;
   // Another first read stored its token while this statement waited for the row: the statement's
   // snapshot predates that commit, so the kept token is read in a new one.

@@ -23,8 +23,9 @@ export async function insertDeliveries(db: Queryable, hookIds: number[], d: NewD
   const traceContext: Record<string, string> = {};
   propagation.inject(context.active(), traceContext);
   // One round trip: the rows, and the NOTIFY that wakes the workers when the transaction commits.
-  const { rows } = await db.query<{ inserted: number }>(
-    `WITH inserted AS (
+  const { rows } = await db.query<{ inserted: number }>({
+    name: "hooks-insert-deliveries",
+    text: `WITH inserted AS (
        INSERT INTO deliveries (hook_id, event_id, seq, trigger, payload, idempotency_key, event_uuid, occurred_at,
                                trace_context)
        SELECT h, $2, $3, $4, $5, k, u, $6, $9::jsonb
@@ -32,7 +33,7 @@ export async function insertDeliveries(db: Queryable, hookIds: number[], d: NewD
        ON CONFLICT (event_id, hook_id) DO NOTHING
        RETURNING 1)
      SELECT (SELECT count(*) FROM inserted)::int AS inserted, pg_notify($10, '')`,
-    [
+    values: [
       hookIds,
       d.eventId,
       d.seq,
@@ -44,7 +45,7 @@ export async function insertDeliveries(db: Queryable, hookIds: number[], d: NewD
       JSON.stringify(traceContext),
       DELIVERIES_CHANNEL,
     ],
-  );
+  });
   return rows[0]!.inserted;
 }
 
@@ -86,8 +87,9 @@ export async function claimRun(
   leaseSeconds: number,
   holdSeconds: number,
 ): Promise<DeliveryRow[]> {
-  const { rows } = await db.query<DeliveryRow & { id: string; hook_id: string }>(
-    `WITH head AS (
+  const { rows } = await db.query<DeliveryRow & { id: string; hook_id: string }>({
+    name: "hooks-claim-run",
+    text: `WITH head AS (
        SELECT d.id, d.hook_id, d.seq FROM deliveries d
         WHERE d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now())
           AND ($3::float8 = 0 OR NOT EXISTS (
@@ -112,8 +114,8 @@ export async function claimRun(
        FROM run WHERE d.id = run.id
      RETURNING d.id, d.hook_id, d.seq, d.trigger, d.payload, d.idempotency_key, d.event_uuid, d.attempts,
                d.trace_context`,
-    [runLimit, leaseSeconds, holdSeconds],
-  );
+    values: [runLimit, leaseSeconds, holdSeconds],
+  });
   return rows
     .map((r) => ({ ...r, id: Number(r.id), hook_id: Number(r.hook_id), seq: Number(r.seq) }))
     .sort((a, b) => a.seq - b.seq || a.id - b.id);
@@ -142,12 +144,13 @@ export async function finishRun(
 ): Promise<void> {
   if (!attempts.length && !deliveredIds.length) return;
   const logs = logInsert(hookId, attempts, 2);
-  await db.query(
-    `WITH logged AS (${logs.sql} RETURNING 1),
+  await db.query({
+    name: "hooks-finish-run",
+    text: `WITH logged AS (${logs.sql} RETURNING 1),
      finished AS (DELETE FROM deliveries WHERE id = ANY($1::bigint[]) RETURNING 1)
      SELECT (SELECT count(*) FROM logged) AS logged, (SELECT count(*) FROM finished) AS finished`,
-    [deliveredIds, ...logs.values],
-  );
+    values: [deliveredIds, ...logs.values],
+  });
 }
 
 /** Gives back the claimed, unsent rest of a run: not leased, its attempt not spent. */

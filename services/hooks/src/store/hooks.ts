@@ -219,10 +219,12 @@ export async function hooksForEvent(
     ? "AND recent_failures <= 39 AND (recent_failures < 4 OR disabled_until IS NULL OR disabled_until < now())"
     : "";
   const existed = madeBy ? "AND date_trunc('milliseconds', created_at) <= $2" : "";
-  const { rows } = await db.query<{ id: string; group_id: string }>(
-    `SELECT id, group_id FROM hooks WHERE group_id = ANY($1::bigint[]) AND ${flag} ${executable} ${existed}
+  const { rows } = await db.query<{ id: string; group_id: string }>({
+    // One prepared statement per text (flag and clauses): the fan-out runs it for every event.
+    name: `hooks-for-event-${flag}-${autoDisable ? "a" : ""}${madeBy ? "m" : ""}`,
+    text: `SELECT id, group_id FROM hooks WHERE group_id = ANY($1::bigint[]) AND ${flag} ${executable} ${existed}
      ORDER BY id`,
-    madeBy ? [groupIds, madeBy] : [groupIds],
-  );
+    values: madeBy ? [groupIds, madeBy] : [groupIds],
+  });
   return rows.map((r) => ({ id: Number(r.id), group_id: Number(r.group_id) }));
 }
