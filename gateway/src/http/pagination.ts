@@ -94,6 +94,34 @@ export const keysetPaginationParams = {
   cursor: param.string(2_000).optional(),
 };
 
+/** The page a list asks for, by offset or, with `pagination=keyset`, by its cursor. */
+export const keysetPageRequest = (
+  p: { page?: number; per_page?: number; cursor?: string },
+  keyset: boolean,
+): common.PageRequest => ({
+  page: p.page ?? 1,
+  perPage: p.per_page ?? 20,
+  keyset,
+  cursor: keyset ? (p.cursor ?? "") : "",
+});
+
+/** The headers of a page a service answered: offset's, or keyset's link to the next cursor. */
+export function paginateAnswer(
+  ctx: Context,
+  externalUrl: string,
+  page: common.PageInfo,
+  itemsOnPage: number,
+  keyset: boolean,
+): void {
+  paginate(
+    ctx,
+    externalUrl,
+    keyset
+      ? { keyset: { perPage: page.perPage, next: page.nextCursor ? { cursor: page.nextCursor } : undefined } }
+      : { offset: page, itemsOnPage },
+  );
+}
+
 export const pageRequest = (p: { page?: number; per_page?: number }): common.PageRequest => ({
   page: p.page ?? 1,
   perPage: p.per_page ?? 20,

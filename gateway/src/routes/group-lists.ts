@@ -5,7 +5,7 @@ import { listLdapLinks, type LdapLinkEntity } from "./group-ldap";
 import { endpoint, type Call } from "../http/endpoint";
 import { HttpError, paramError } from "../http/errors";
 import { sendJson } from "../http/json";
-import { keysetPaginationParams, paginate } from "../http/pagination";
+import { keysetPaginationParams, keysetPageRequest, paginateAnswer } from "../http/pagination";
 import { param } from "../http/params";
 import { rawParams } from "./context";
 import { groupRef, shapingOf } from "./groups";
@@ -108,16 +108,9 @@ async function answerList(
     minAccessLevel: p.min_access_level ?? 0,
     topLevelOnly: Boolean(p.top_level_only),
     visibility: p.visibility ?? "",
-    page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },
+    page: keysetPageRequest(p, keyset),
   });
-  const page = res.page!;
-  paginate(
-    ctx,
-    deps.config.CANOPY_EXTERNAL_URL,
-    keyset
-      ? { keyset: { perPage: page.perPage, next: page.nextCursor ? { cursor: page.nextCursor } : undefined } }
-      : { offset: page, itemsOnPage: res.groups.length },
-  );
+  paginateAnswer(ctx, deps.config.CANOPY_EXTERNAL_URL, res.page!, res.groups.length, keyset);
   const shaping = shapingOf(deps);
   const links = await listLdapLinks(
     deps,

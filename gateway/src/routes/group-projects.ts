@@ -1,17 +1,17 @@
 import type { common, groups } from "@canopy/protos";
 import { groupDetailEntity } from "../entities/group";
-import { basicProjectEntity, projectEntity } from "../entities/project";
+import { projectEntity } from "../entities/project";
 import { endpoint, type Call } from "../http/endpoint";
 import { HttpError } from "../http/errors";
 import { sendJson } from "../http/json";
-import { keysetPaginationParams, paginate } from "../http/pagination";
+import { keysetPaginationParams, keysetPageRequest, paginateAnswer } from "../http/pagination";
 import { param } from "../http/params";
 import { rawParams, type RouteDeps } from "./context";
 import { detailLdapLinks } from "./group-ldap";
 import { customAttributesOf } from "./group-lists";
 import { groupRef, shapingOf } from "./groups";
 import { projectRef } from "./projects";
-import { projectShaping, withAttributes } from "./project-shaping";
+import { projectShaping, sendProjectList } from "./project-shaping";
 import { z } from "zod";
 import { BasicProject, GroupDetail, Project, listOf } from "../entities/schemas";
 
@@ -91,24 +91,10 @@ async function answerList(call: Call<typeof sharedListParams>, sharedOnly: boole
     withSecurityReports: deps.config.CANOPY_PLAN === "ultimate" && Boolean(p.with_security_reports),
     withCustomAttributes: Boolean(p.with_custom_attributes),
     customAttributes: Object.fromEntries(customAttributesOf(rawParams(ctx)).map((a) => [a.key, a.value])),
-    page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },
+    page: keysetPageRequest(p, keyset),
   });
-  const page = res.page!;
-  paginate(
-    ctx,
-    deps.config.CANOPY_EXTERNAL_URL,
-    keyset
-      ? { keyset: { perPage: page.perPage, next: page.nextCursor ? { cursor: page.nextCursor } : undefined } }
-      : { offset: page, itemsOnPage: res.projects.length },
-  );
-  const shaping = projectShaping(deps);
-  sendJson(
-    ctx,
-    200,
-    res.projects.map((x) =>
-      withAttributes(p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping), x),
-    ),
-  );
+  paginateAnswer(ctx, deps.config.CANOPY_EXTERNAL_URL, res.page!, res.projects.length, keyset);
+  sendProjectList(ctx, deps, res.projects, p.simple);
 }
 
 /** The group detail's projects and shared projects (full entities, at most 100 each). */

@@ -1,12 +1,10 @@
-import { basicProjectEntity, projectEntity } from "../entities/project";
 import type { Call } from "../http/endpoint";
 import { HttpError, notFoundError } from "../http/errors";
-import { sendJson } from "../http/json";
-import { keysetPaginationParams, paginate } from "../http/pagination";
+import { keysetPaginationParams, keysetPageRequest, paginateAnswer } from "../http/pagination";
 import { param } from "../http/params";
 import { rawParams } from "./context";
 import { customAttributesOf } from "./group-lists";
-import { projectShaping, withAttributes } from "./project-shaping";
+import { sendProjectList } from "./project-shaping";
 
 /**
  * The project lists (GitLab lib/api/projects.rb): GET /projects, /users/:user_id/projects and the
@@ -57,24 +55,10 @@ async function answerList(
     topics: (p.topic ?? "").split(","),
     withCustomAttributes: Boolean(p.with_custom_attributes),
     customAttributes: Object.fromEntries(customAttributesOf(rawParams(ctx)).map((a) => [a.key, a.value])),
-    page: { page: p.page ?? 1, perPage: p.per_page ?? 20, keyset, cursor: keyset ? (p.cursor ?? "") : "" },
+    page: keysetPageRequest(p, keyset),
   });
-  const page = res.page!;
-  paginate(
-    ctx,
-    deps.config.CANOPY_EXTERNAL_URL,
-    keyset
-      ? { keyset: { perPage: page.perPage, next: page.nextCursor ? { cursor: page.nextCursor } : undefined } }
-      : { offset: page, itemsOnPage: res.projects.length },
-  );
-  const shaping = projectShaping(deps);
-  sendJson(
-    ctx,
-    200,
-    res.projects.map((x) =>
-      withAttributes(p.simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping), x),
-    ),
-  );
+  paginateAnswer(ctx, deps.config.CANOPY_EXTERNAL_URL, res.page!, res.projects.length, keyset);
+  sendProjectList(ctx, deps, res.projects, p.simple);
 }
 
 export const listProjects = (call: Call<typeof listParams>) => answerList(call);

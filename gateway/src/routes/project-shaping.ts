@@ -1,5 +1,7 @@
+import type { Context } from "koa";
 import type { projects } from "@canopy/protos";
-import type { ProjectShaping } from "../entities/project";
+import { basicProjectEntity, projectEntity, type ProjectShaping } from "../entities/project";
+import { sendJson } from "../http/json";
 import type { RouteDeps } from "./context";
 
 /** What shaping a project needs from this deployment: where links point and which tier is on. */
@@ -16,3 +18,13 @@ export const withAttributes = <T extends object>(entity: T, p: projects.Project)
         custom_attributes: Object.entries(p.customAttributes.values).map(([key, value]) => ({ key, value })),
       }
     : entity;
+
+/** A page of projects as GitLab lists them: each project's entity (`simple`: the basic one). */
+export function sendProjectList(ctx: Context, deps: RouteDeps, list: projects.Project[], simple?: boolean) {
+  const shaping = projectShaping(deps);
+  sendJson(
+    ctx,
+    200,
+    list.map((x) => withAttributes(simple ? basicProjectEntity(x, shaping) : projectEntity(x, shaping), x)),
+  );
+}
