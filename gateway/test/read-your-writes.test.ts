@@ -29,7 +29,10 @@ let member: SignedIn;
 // A database and event stream of its own: holding its consumers must not hold other files'.
 beforeAll(async () => {
   db = await throwawayDatabase("canopy_test_ryow_");
-  stack = await startStack({ env: db.env, gateways: [{}, {}], projectsReplicas: 2 });
+  // Redis keys of its own too: its users' ids start again from 1 in its database, and another
+  // file's recent writes under the same ids (positions in another stream) must not reach its calls.
+  const env = { ...db.env, CANOPY_REDIS_KEY_PREFIX: `${unique("ryow")}:` };
+  stack = await startStack({ env, gateways: [{}, {}], projectsReplicas: 2 });
   [first, second] = [stack.gateways[0]!, stack.gateways[1]!];
   owner = await signedInUser(stack);
   member = await signedInUser(stack);
