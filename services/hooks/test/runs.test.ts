@@ -1,12 +1,13 @@
 /**
- * A worker claims a hook's due deliveries as a run (store/deliveries.ts claimRun) and sends them in
- * order (worker/delivery-worker.ts deliverRun). What must hold: a run is the hook's next deliveries
- * in stream order, it stops before one that is not due (a retry waiting), nothing behind a leased
- * delivery is claimed, and a delivery failing in the middle of a run holds the rest back until it
- * succeeds.
+ * A worker claims the due deliveries of several hooks as runs (store/deliveries.ts claimRuns) and
+ * sends each run in order (worker/send-runs.ts). What must hold: a run is its hook's next deliveries
+ * in stream order, one run per hook, it stops before one that is not due (a retry waiting), nothing
+ * behind a leased delivery is claimed, a delivery failing in the middle of a run holds the rest back
+ * until it succeeds, and the claim's plans stay on indexes however the queue table swells.
  */
 import { randomUUID } from "node:crypto";
-import { claimRun } from "../src/store/deliveries";
+import { claimRuns, finishRuns, type ClaimLimits } from "../src/store/deliveries";
+import { workerPool } from "../src/worker/delivery-worker";
 import {
   FAST_RETRIES,
   newGroup,
@@ -30,6 +31,14 @@ afterAll(() => stack?.stop());
 
 const LEASE = 40;
 const HOLD = 300;
+const limits = (runLimit: number, hooks = 1): ClaimLimits => ({
+  hooks,
+  runLimit,
+  leaseSeconds: LEASE,
+  holdSeconds: HOLD,
+});
+/** One hook's run (a claim of one hook's runs). */
+const claimRun = async (runLimit: number) => (await claimRuns(stack.db, limits(runLimit)))[0] ?? [];
 
 /** Queues `count` deliveries for `hookId` (stream sequences from `seq`), returning their ids in order. */
 async function queue(hookId: number, seq: number, count: number): Promise<number[]> {
@@ -55,16 +64,67 @@ describe("claiming a run", () => {
       ids[3],
     ]);
 
-    const two = await claimRun(stack.db, 2, LEASE, HOLD);
+    const two = await claimRun(2);
     expect(two.map((d) => d.id)).toEqual(ids.slice(0, 2));
     expect(two.map((d) => d.attempts)).toEqual([1, 1]);
     // The first is leased: nothing of the hook behind it can be claimed.
-    expect(await claimRun(stack.db, 50, LEASE, HOLD)).toEqual([]);
+    expect(await claimRun(50)).toEqual([]);
 
     await stack.db.query("UPDATE deliveries SET leased_until = NULL WHERE id = ANY($1::bigint[])", [ids]);
-    const run = await claimRun(stack.db, 50, LEASE, HOLD);
+    const run = await claimRun(50);
     expect(run.map((d) => d.id)).toEqual(ids.slice(0, 3));
     await stack.db.query("DELETE FROM deliveries WHERE hook_id = $1", [hook.id]);
+  });
+
+  it("takes one run of each of several hooks, and leaves the hooks past the limit to the next claim", async () => {
+    const group = await newGroup(stack, owner);
+    const hooks = [];
+    for (let i = 0; i < 3; i++) hooks.push(await newHook(stack, group, owner, { subgroup_events: true }));
+    const queued = [];
+    // Interleaved in the stream, as one event's deliveries to three hooks are.
+    for (let i = 0; i < 3; i++) queued.push(await queue(hooks[i]!.id, 2_000_000 + i * 10, 3));
+
+    const first = await claimRuns(stack.db, limits(50, 2));
+    expect(first).toHaveLength(2);
+    const second = await claimRuns(stack.db, limits(50, 2));
+    expect(second).toHaveLength(1);
+    // Each hook's run whole and in order, every hook once.
+    const runs = [...first, ...second].sort((a, b) => a[0]!.hook_id - b[0]!.hook_id);
+    expect(runs.map((r) => r.map((d) => d.id))).toEqual(queued);
+    expect(await claimRuns(stack.db, limits(50, 8))).toEqual([]);
+    await stack.db.query("DELETE FROM deliveries WHERE hook_id = ANY($1::bigint[])", [
+      hooks.map((h) => h.id),
+    ]);
+  });
+
+  it("keeps to indexes after its plans were made on an empty queue that then swelled", async () => {
+    const pool = workerPool(stack.hooks.deps, 1);
+    const client = await pool.connect();
+    try {
+      // PostgreSQL keeps a prepared statement's generic plan after five runs: made here, on an
+      // empty table, it would scan the table whole from then on.
+      for (let i = 0; i < 6; i++) {
+        await claimRuns(client, limits(50, 8));
+        await finishRuns(client, [], [0]);
+      }
+      const group = await newGroup(stack, owner);
+      const hook = await newHook(stack, group, owner, { subgroup_events: true });
+      await queue(hook.id, 3_000_000, 200);
+      await stack.db.query("DELETE FROM deliveries WHERE hook_id = $1", [hook.id]);
+      const plans = [
+        `EXPLAIN EXECUTE "hooks-claim-runs"(8, 50, ${LEASE}, ${HOLD})`,
+        `EXPLAIN EXECUTE "hooks-finish-runs"('{1}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}', '{}')`,
+      ];
+      for (const explain of plans) {
+        const { rows } = await client.query<{ "QUERY PLAN": string }>(explain);
+        const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
+        expect(plan).toContain("deliveries");
+        expect(plan).not.toMatch(/Seq Scan on deliveries/);
+      }
+    } finally {
+      client.release();
+      await pool.end();
+    }
   });
 });
 

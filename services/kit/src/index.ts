@@ -23,6 +23,7 @@ export * from "./events/nats";
 export * from "./events/outbox";
 export { recordEvent, recordEvents } from "./events/outbox-record";
 export * from "./events/consumer";
+export * from "./events/broadcast-consumer";
 export * from "./events/event-backfill";
 export * from "./events/consumer-progress";
 export * from "./events/positions";

@@ -249,12 +249,13 @@ describe("startDurableConsumer", () => {
     const transactions = new Set<string>();
     const failing = 150;
     const handler = recordingHandler();
-    let failed = false;
+    // Fails in the batch's first pass (all at once) and again in its second (event by event).
+    let failures = 2;
     const { name, subject, restart } = await durable(async (event, tx, meta) => {
       transactions.add((await tx.query("SELECT txid_current() AS id")).rows[0].id as string);
       await handler.handle(event, tx);
-      if (payloadOf(event, kind)!.userId === failing && !failed) {
-        failed = true;
+      if (payloadOf(event, kind)!.userId === failing && failures > 0) {
+        failures--;
         throw new Error("transient failure after a write");
       }
       expect(meta.streamSequence).toBeGreaterThan(0);
@@ -282,10 +283,13 @@ describe("startDurableConsumer", () => {
     );
     expect(rows).toHaveLength(300);
     expect(rows.filter((r) => Number(r.n) !== 1)).toEqual([]);
-    // The first pass saw the events in stream order; the failed one came again after it.
+    // The handler saw the events in stream order. The batch with the failed event was rolled back
+    // and applied again event by event (its events before the failed one twice, their first
+    // effects rolled back), and the failed one came once more after the rest.
     const failedId = burst[failing - 1]!.id;
-    expect(handler.calls.slice(0, 300)).toEqual(burst.map((e) => e.id));
-    expect(handler.calls.slice(300)).toEqual([failedId]);
+    expect([...new Set(handler.calls)]).toEqual(burst.map((e) => e.id));
+    expect(handler.calls.filter((id) => id === failedId)).toHaveLength(3);
+    expect(handler.calls.at(-1)).toEqual(failedId);
     // Batched: far fewer transactions than events (one per event before).
     expect(transactions.size).toBeLessThan(50);
   });

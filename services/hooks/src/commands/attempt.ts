@@ -51,7 +51,11 @@ const notSent = (message: string): SendOutcome => ({
 /** One attempt (below), logged at once: a test or a resend, whose answer names the log row. */
 export async function attempt(deps: Deps, hook: Hook, input: AttemptInput): Promise<AttemptResult> {
   const sent = await sendAttempt(deps, hook, input);
-  const logId = await insertLog(deps.pool, hook.id, { idempotencyKey: input.idempotencyKey, ...sent });
+  const logId = await insertLog(deps.pool, {
+    hookId: hook.id,
+    idempotencyKey: input.idempotencyKey,
+    ...sent,
+  });
   return { ...sent, logId };
 }
 

@@ -28,6 +28,7 @@ import {
   upsertProject,
   upsertUser,
   type MemberRow,
+  type NamespaceRow,
 } from "../store/copies";
 import { insertDeliveries } from "../store/deliveries";
 import { deleteGroupHooks, hooksForEvent } from "../store/hooks";
@@ -78,19 +79,19 @@ const dateOf = (event: events.Event) => event.occurredAt ?? new Date();
 async function fanOut(deps: Deps, tx: PoolClient, event: events.Event, seq: number, fired: Fired) {
   if (!deps.plan.groupWebhooks || !fired.groupIds.length) return;
   const { trigger, payload } = fired.built;
-  const flag = HOOK_TRIGGERS[trigger as HookTrigger].flag;
-  const hooks = await hooksForEvent(
-    tx,
-    fired.groupIds,
-    flag,
-    deps.config.CANOPY_HOOK_AUTO_DISABLE,
-    dateOf(event),
-  );
-  await insertDeliveries(
-    tx,
-    hooks.map((h) => h.id),
-    { eventId: event.id, seq, trigger, payload, occurredAt: dateOf(event) },
-  );
+  const reached = {
+    groupIds: fired.groupIds,
+    flag: HOOK_TRIGGERS[trigger as HookTrigger].flag,
+    autoDisable: deps.config.CANOPY_HOOK_AUTO_DISABLE,
+    madeBy: dateOf(event),
+  };
+  await insertDeliveries(tx, reached, {
+    eventId: event.id,
+    seq,
+    trigger,
+    payload,
+    occurredAt: dateOf(event),
+  });
 }
 
 export async function applyEvent(
@@ -107,8 +108,8 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
   const at = dateOf(event);
   const created = payloadOf(event, GROUPS_EVENTS.groupCreated)?.group;
   if (created) {
-    await upsertNamespace(tx, created, at);
-    return subgroupEvent(tx, "subgroup_create", created.id);
+    const row = await upsertNamespace(tx, created, at);
+    return subgroupEvent(tx, "subgroup_create", row);
   }
   const changed =
     payloadOf(event, GROUPS_EVENTS.groupUpdated)?.group ??
@@ -130,8 +131,8 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
   }
   const removed = payloadOf(event, GROUPS_EVENTS.groupRemoved)?.group;
   if (removed) {
-    if (!(await findNamespace(tx, removed.id))) await upsertNamespace(tx, removed, at);
-    const fired = await subgroupEvent(tx, "subgroup_destroy", removed.id, at);
+    const known = (await findNamespace(tx, removed.id)) ?? (await upsertNamespace(tx, removed, at));
+    const fired = await subgroupEvent(tx, "subgroup_destroy", known, at);
     await deleteGroupHooks(tx, removed.id);
     await removeNamespace(tx, removed.id);
     return fired;
@@ -169,14 +170,13 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
   return applyProjectOrUser(event, tx, at);
 }
 
-/** subgroup_create / subgroup_destroy of group `id`, on its parent's hooks and up. */
+/** subgroup_create / subgroup_destroy of `group` (its copy), on its parent's hooks and up. */
 async function subgroupEvent(
   tx: PoolClient,
   name: SubgroupEventName,
-  id: number,
+  group: NamespaceRow | undefined,
   at?: Date,
 ): Promise<Fired | undefined> {
-  const group = await findNamespace(tx, id);
   if (!group?.parent_id || group.kind !== "group") return undefined;
   const parent = await findNamespace(tx, group.parent_id);
   if (!parent && name === "subgroup_create") throw new GroupNotYetKnown(group.parent_id);

@@ -45,16 +45,32 @@ export interface ProjectRow {
 
 const ids = (a: (string | number)[]) => a.map(Number);
 
-export async function upsertNamespace(db: Queryable, n: groupEvents.NamespaceSnapshot, at: Date) {
-  await db.query(
-    `INSERT INTO namespaces (id, kind, parent_id, traversal_ids, path, name, full_path, full_name, visibility_level,
+type NamespaceRowDb = NamespaceRow & { id: string; parent_id: string | null; traversal_ids: string[] };
+
+const namespaceOf = (r: NamespaceRowDb): NamespaceRow => ({
+  ...r,
+  id: Number(r.id),
+  parent_id: r.parent_id === null ? null : Number(r.parent_id),
+  traversal_ids: ids(r.traversal_ids),
+});
+
+/** The group's copy as the event has it; the row as it now stands. */
+export async function upsertNamespace(
+  db: Queryable,
+  n: groupEvents.NamespaceSnapshot,
+  at: Date,
+): Promise<NamespaceRow> {
+  const { rows } = await db.query<NamespaceRowDb>({
+    name: "hooks-upsert-namespace",
+    text: `INSERT INTO namespaces (id, kind, parent_id, traversal_ids, path, name, full_path, full_name, visibility_level,
                              created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
      ON CONFLICT (id) DO UPDATE SET kind = EXCLUDED.kind, parent_id = EXCLUDED.parent_id,
        traversal_ids = EXCLUDED.traversal_ids, path = EXCLUDED.path, name = EXCLUDED.name,
        full_path = EXCLUDED.full_path, full_name = EXCLUDED.full_name,
-       visibility_level = EXCLUDED.visibility_level, updated_at = GREATEST(namespaces.updated_at, EXCLUDED.updated_at)`,
-    [
+       visibility_level = EXCLUDED.visibility_level, updated_at = GREATEST(namespaces.updated_at, EXCLUDED.updated_at)
+     RETURNING *`,
+    values: [
       n.id,
       n.kind || "group",
       n.parentId || null,
@@ -66,7 +82,8 @@ export async function upsertNamespace(db: Queryable, n: groupEvents.NamespaceSna
       n.visibilityLevel,
       at,
     ],
-  );
+  });
+  return namespaceOf(rows[0]!);
 }
 
 /** A group's copy and, when it moved or was renamed, its descendants' full paths follow. */
@@ -99,18 +116,12 @@ export async function pruneTombstones(db: Queryable, days: number): Promise<numb
 }
 
 export async function findNamespace(db: Queryable, id: number): Promise<NamespaceRow | undefined> {
-  const { rows } = await db.query<
-    NamespaceRow & { id: string; parent_id: string | null; traversal_ids: string[] }
-  >("SELECT * FROM namespaces WHERE id = $1", [id]);
-  const r = rows[0];
-  return (
-    r && {
-      ...r,
-      id: Number(r.id),
-      parent_id: r.parent_id === null ? null : Number(r.parent_id),
-      traversal_ids: ids(r.traversal_ids),
-    }
-  );
+  const { rows } = await db.query<NamespaceRowDb>({
+    name: "hooks-find-namespace",
+    text: "SELECT * FROM namespaces WHERE id = $1",
+    values: [id],
+  });
+  return rows[0] && namespaceOf(rows[0]);
 }
 
 export async function upsertUser(db: Queryable, u: UserRow & { state: string }) {
@@ -134,10 +145,11 @@ export async function deleteUser(db: Queryable, id: number) {
 }
 
 export async function findUser(db: Queryable, id: number): Promise<UserRow | undefined> {
-  const { rows } = await db.query<UserRow & { id: string }>(
-    "SELECT id, username, name, email, public_email FROM users WHERE id = $1",
-    [id],
-  );
+  const { rows } = await db.query<UserRow & { id: string }>({
+    name: "hooks-find-user",
+    text: "SELECT id, username, name, email, public_email FROM users WHERE id = $1",
+    values: [id],
+  });
   return rows[0] && { ...rows[0], id: Number(rows[0].id) };
 }
 
@@ -163,14 +175,15 @@ export async function findMember(
 
 /** The membership after the event (its created_at kept from the first time it was seen). */
 export async function upsertMember(db: Queryable, m: groupEvents.Membership, at: Date): Promise<MemberRow> {
-  const { rows } = await db.query<MemberRow>(
-    `INSERT INTO group_members (namespace_id, user_id, access_level, expires_at, created_at, updated_at)
+  const { rows } = await db.query<MemberRow>({
+    name: "hooks-upsert-member",
+    text: `INSERT INTO group_members (namespace_id, user_id, access_level, expires_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $5)
      ON CONFLICT (namespace_id, user_id) DO UPDATE SET access_level = EXCLUDED.access_level,
        expires_at = EXCLUDED.expires_at, updated_at = EXCLUDED.updated_at
      RETURNING access_level, to_char(expires_at, 'YYYY-MM-DD') AS expires_at, created_at, updated_at`,
-    [m.groupId, m.userId, m.accessLevel, m.expiresAt || null, at],
-  );
+    values: [m.groupId, m.userId, m.accessLevel, m.expiresAt || null, at],
+  });
   return rows[0]!;
 }
 

@@ -1,5 +1,5 @@
-import { randomUUID } from "node:crypto";
 import { context, propagation, type Queryable } from "@canopy/kit";
+import { reachedKey, reachedValues, reachedWhere, type Reached } from "./hooks";
 import { logInsert, type LoggedAttempt } from "./logs";
 
 /** The channel a NOTIFY wakes idle delivery workers on (any replica). */
@@ -14,36 +14,34 @@ export interface NewDelivery {
 }
 
 /**
- * One delivery per hook for an event, in the consumer's transaction (the event's id and the hook's
- * make it unique: a redelivered event adds nothing). The NOTIFY reaches the workers at commit.
+ * One delivery for each hook the event reaches (store/hooks.ts reachedWhere), in the consumer's
+ * transaction, in one round trip with the choice of hooks (the event's id and the hook's make it
+ * unique: a redelivered event adds nothing). The NOTIFY reaches the workers at commit.
  */
-export async function insertDeliveries(db: Queryable, hookIds: number[], d: NewDelivery): Promise<number> {
-  if (!hookIds.length) return 0;
-  // The consumer's span for the event: each delivery's send continues it (worker/delivery-worker.ts).
+export async function insertDeliveries(db: Queryable, reached: Reached, d: NewDelivery): Promise<number> {
+  // The consumer's span for the event: each delivery's send continues it (worker/send-runs.ts).
   const traceContext: Record<string, string> = {};
   propagation.inject(context.active(), traceContext);
-  // One round trip: the rows, and the NOTIFY that wakes the workers when the transaction commits.
   const { rows } = await db.query<{ inserted: number }>({
-    name: "hooks-insert-deliveries",
+    name: `hooks-insert-deliveries-${reachedKey(reached)}`,
     text: `WITH inserted AS (
        INSERT INTO deliveries (hook_id, event_id, seq, trigger, payload, idempotency_key, event_uuid, occurred_at,
                                trace_context)
-       SELECT h, $2, $3, $4, $5, k, u, $6, $9::jsonb
-         FROM unnest($1::bigint[], $7::uuid[], $8::uuid[]) AS t(h, k, u)
+       SELECT id, $1, $2, $3, $4, gen_random_uuid(), gen_random_uuid(), $5, $6::jsonb
+         FROM hooks WHERE ${reachedWhere(reached, 8)}
        ON CONFLICT (event_id, hook_id) DO NOTHING
        RETURNING 1)
-     SELECT (SELECT count(*) FROM inserted)::int AS inserted, pg_notify($10, '')`,
+     SELECT (SELECT count(*) FROM inserted)::int AS inserted,
+            CASE WHEN EXISTS (SELECT 1 FROM inserted) THEN pg_notify($7, '') END`,
     values: [
-      hookIds,
       d.eventId,
       d.seq,
       d.trigger,
       JSON.stringify(d.payload),
       d.occurredAt,
-      hookIds.map(() => randomUUID()),
-      hookIds.map(() => randomUUID()),
       JSON.stringify(traceContext),
       DELIVERIES_CHANNEL,
+      ...reachedValues(reached),
     ],
   });
   return rows[0]!.inserted;
@@ -63,62 +61,76 @@ export interface DeliveryRow {
   trace_context: Record<string, string>;
 }
 
+/** What a worker asks of one claim (claimRuns). */
+export interface ClaimLimits {
+  /** The most hooks whose runs one claim takes. */
+  hooks: number;
+  /** The most deliveries of one hook in a run. */
+  runLimit: number;
+  leaseSeconds: number;
+  holdSeconds: number;
+}
+
 /**
- * Claims the next due delivery and, behind it, up to `runLimit` - 1 more of the same hook that are
- * due, in stream order, for one worker to send one after another; each is leased for `leaseSeconds`
- * and its attempt counted now (a worker that dies mid-send leaves an attempt spent, never a delivery
- * lost; its lease runs out and another worker takes it).
+ * Claims runs of up to `hooks` hooks in one statement: for each, its next due delivery and, behind
+ * it, up to `runLimit` - 1 more of the same hook that are due, in stream order, for a worker to send
+ * one after another. Each is leased for `leaseSeconds` and its attempt counted now (a worker that
+ * dies mid-send leaves an attempt spent, never a delivery lost; its lease runs out and another
+ * worker takes it). The runs come back grouped by hook, each in stream order.
  *
  * Per-hook ordering: a delivery is due only when no earlier delivery of its hook (by stream
  * sequence) is still waiting, unless that one has waited longer than `holdSeconds` since it was
  * created; one that is in flight (leased) always holds the later ones back. So a hook's deliveries go
  * out in event order, and a failing one delays the later ones by at most `holdSeconds` (plus one
  * attempt's timeout). `FOR UPDATE SKIP LOCKED` lets any number of workers and replicas claim at once
- * without taking the same row.
+ * without taking the same row; a hook with two heads (its hold ran out) gives one run per claim.
  *
- * Why runs: ordering lets only one delivery per hook be in flight, so a busy hook goes as fast as
- * one worker's claim-send-record cycle, and a cycle of one delivery is several round trips to
- * PostgreSQL (on a loaded machine, each a wait for a CPU). A run pays the claim once for many. The
- * run stops before the first later delivery that is not due (a retry waiting): those behind it wait.
+ * Why runs, and several hooks per claim: ordering lets only one delivery per hook be in flight, so a
+ * busy hook goes as fast as one worker's claim-send-record cycle, and each cycle is round trips to
+ * PostgreSQL (on a loaded machine, each a wait for a CPU and CPU of its own). A claim of many runs
+ * pays them once for many deliveries. A run stops before the first later delivery that is not due (a
+ * retry waiting): those behind it wait.
  */
-export async function claimRun(
-  db: Queryable,
-  runLimit: number,
-  leaseSeconds: number,
-  holdSeconds: number,
-): Promise<DeliveryRow[]> {
+export async function claimRuns(db: Queryable, limits: ClaimLimits): Promise<DeliveryRow[][]> {
   const { rows } = await db.query<DeliveryRow & { id: string; hook_id: string }>({
-    name: "hooks-claim-run",
-    text: `WITH head AS (
+    name: "hooks-claim-runs",
+    text: `WITH heads AS (
        SELECT d.id, d.hook_id, d.seq FROM deliveries d
         WHERE d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now())
-          AND ($3::float8 = 0 OR NOT EXISTS (
+          AND ($4::float8 = 0 OR NOT EXISTS (
                 SELECT 1 FROM deliveries e
                  WHERE e.hook_id = d.hook_id AND (e.seq, e.id) < (d.seq, d.id)
-                   AND (e.leased_until > now() OR e.created_at > now() - make_interval(secs => $3))))
+                   AND (e.leased_until > now() OR e.created_at > now() - make_interval(secs => $4))))
         ORDER BY d.next_attempt_at, d.seq, d.id
-        LIMIT 1
+        LIMIT $1::int
         FOR UPDATE SKIP LOCKED),
+     firsts AS (SELECT DISTINCT ON (hook_id) id, hook_id, seq FROM heads ORDER BY hook_id, seq, id),
      behind AS (
-       SELECT d.id, d.seq,
-              bool_and(d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now()))
-                OVER (ORDER BY d.seq, d.id) AS open
-         FROM head h JOIN deliveries d ON d.hook_id = h.hook_id AND (d.seq, d.id) > (h.seq, h.id)
-        ORDER BY d.seq, d.id
-        LIMIT $1::int - 1),
+       SELECT b.id FROM firsts h CROSS JOIN LATERAL (
+         SELECT d.id,
+                bool_and(d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now()))
+                  OVER (ORDER BY d.seq, d.id) AS open
+           FROM deliveries d
+          WHERE d.hook_id = h.hook_id AND (d.seq, d.id) > (h.seq, h.id)
+          ORDER BY d.seq, d.id
+          LIMIT $2::int - 1) b
+        WHERE b.open),
      tail AS (
-       SELECT d.id FROM deliveries d JOIN behind b ON b.id = d.id WHERE b.open
+       SELECT d.id FROM deliveries d JOIN behind b ON b.id = d.id
           FOR UPDATE OF d SKIP LOCKED),
-     run AS (SELECT id FROM head UNION ALL SELECT id FROM tail)
-     UPDATE deliveries d SET leased_until = now() + make_interval(secs => $2), attempts = d.attempts + 1
+     run AS (SELECT id FROM firsts UNION SELECT id FROM tail)
+     UPDATE deliveries d SET leased_until = now() + make_interval(secs => $3), attempts = d.attempts + 1
        FROM run WHERE d.id = run.id
      RETURNING d.id, d.hook_id, d.seq, d.trigger, d.payload, d.idempotency_key, d.event_uuid, d.attempts,
                d.trace_context`,
-    values: [runLimit, leaseSeconds, holdSeconds],
+    values: [limits.hooks, limits.runLimit, limits.leaseSeconds, limits.holdSeconds],
   });
-  return rows
-    .map((r) => ({ ...r, id: Number(r.id), hook_id: Number(r.hook_id), seq: Number(r.seq) }))
-    .sort((a, b) => a.seq - b.seq || a.id - b.id);
+  const runs = new Map<number, DeliveryRow[]>();
+  for (const r of rows) {
+    const d = { ...r, id: Number(r.id), hook_id: Number(r.hook_id), seq: Number(r.seq) };
+    runs.set(d.hook_id, [...(runs.get(d.hook_id) ?? []), d]);
+  }
+  return [...runs.values()].map((run) => run.sort((a, b) => a.seq - b.seq || a.id - b.id));
 }
 
 /** Done: delivered, or failed for the last time. */
@@ -132,20 +144,19 @@ export async function finishDeliveries(db: Queryable, ids: number[]): Promise<vo
 }
 
 /**
- * The end of a run, in one statement: every attempt's log row, and the delivered rows done. A worker
- * that dies before it leaves neither: its run's deliveries go out again after their lease (under the
- * same Idempotency-Key), logged then.
+ * The end of a worker's runs, in one statement: every attempt's log row, and the delivered rows
+ * done. A worker that dies before it leaves neither: its runs' deliveries go out again after their
+ * lease (under the same Idempotency-Key), logged then.
  */
-export async function finishRun(
+export async function finishRuns(
   db: Queryable,
-  hookId: number,
   attempts: LoggedAttempt[],
   deliveredIds: number[],
 ): Promise<void> {
   if (!attempts.length && !deliveredIds.length) return;
-  const logs = logInsert(hookId, attempts, 2);
+  const logs = logInsert(attempts, 2);
   await db.query({
-    name: "hooks-finish-run",
+    name: "hooks-finish-runs",
     text: `WITH logged AS (${logs.sql} RETURNING 1),
      finished AS (DELETE FROM deliveries WHERE id = ANY($1::bigint[]) RETURNING 1)
      SELECT (SELECT count(*) FROM logged) AS logged, (SELECT count(*) FROM finished) AS finished`,

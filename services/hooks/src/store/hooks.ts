@@ -166,6 +166,20 @@ export async function findHookById(
   return rows[0] && hookOf(rows[0], secrets);
 }
 
+/** Several hooks by id (a worker's claimed runs), in one round trip. */
+export async function findHooksByIds(
+  db: Queryable,
+  secrets: HookSecrets,
+  ids: number[],
+): Promise<Map<number, Hook>> {
+  const { rows } = await db.query<HookRowDb>({
+    name: "hooks-by-ids",
+    text: "SELECT * FROM hooks WHERE id = ANY($1::bigint[])",
+    values: [ids],
+  });
+  return new Map(rows.map((r) => [Number(r.id), hookOf(r, secrets)]));
+}
+
 export async function listGroupHooks(
   db: Queryable,
   secrets: HookSecrets,
@@ -215,16 +229,36 @@ export async function hooksForEvent(
   autoDisable: boolean,
   madeBy?: Date,
 ): Promise<{ id: number; group_id: number }[]> {
-  const executable = autoDisable
-    ? "AND recent_failures <= 39 AND (recent_failures < 4 OR disabled_until IS NULL OR disabled_until < now())"
-    : "";
-  const existed = madeBy ? "AND date_trunc('milliseconds', created_at) <= $2" : "";
+  const reached = { groupIds, flag, autoDisable, madeBy };
   const { rows } = await db.query<{ id: string; group_id: string }>({
     // One prepared statement per text (flag and clauses): the fan-out runs it for every event.
-    name: `hooks-for-event-${flag}-${autoDisable ? "a" : ""}${madeBy ? "m" : ""}`,
-    text: `SELECT id, group_id FROM hooks WHERE group_id = ANY($1::bigint[]) AND ${flag} ${executable} ${existed}
-     ORDER BY id`,
-    values: madeBy ? [groupIds, madeBy] : [groupIds],
+    name: `hooks-for-event-${reachedKey(reached)}`,
+    text: `SELECT id, group_id FROM hooks WHERE ${reachedWhere(reached, 1)} ORDER BY id`,
+    values: reachedValues(reached),
   });
   return rows.map((r) => ({ id: Number(r.id), group_id: Number(r.group_id) }));
 }
+
+/** Which hooks an event reaches (hooksForEvent), for statements that select them themselves. */
+export interface Reached {
+  groupIds: number[];
+  flag: GroupHookFlag;
+  autoDisable: boolean;
+  madeBy?: Date;
+}
+
+/** The condition on `hooks` (its parameters from `$first`: the group ids, then `madeBy` if given). */
+export function reachedWhere({ flag, autoDisable, madeBy }: Reached, first: number): string {
+  const executable = autoDisable
+    ? "AND recent_failures <= 39 AND (recent_failures < 4 OR disabled_until IS NULL OR disabled_until < now())"
+    : "";
+  const existed = madeBy ? `AND date_trunc('milliseconds', created_at) <= $${first + 1}` : "";
+  return `group_id = ANY($${first}::bigint[]) AND ${flag} ${executable} ${existed}`;
+}
+
+export const reachedValues = ({ groupIds, madeBy }: Reached): unknown[] =>
+  madeBy ? [groupIds, madeBy] : [groupIds];
+
+/** A statement name's part for the condition's text (one prepared statement per text). */
+export const reachedKey = ({ flag, autoDisable, madeBy }: Reached) =>
+  `${flag}-${autoDisable ? "a" : ""}${madeBy ? "m" : ""}`;

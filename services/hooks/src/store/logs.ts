@@ -23,28 +23,29 @@ const row = (r: LogRow & { id: string | number; hook_id: string | number }): Log
   hook_id: Number(r.hook_id),
 });
 
-/** An attempt to log: its entry (already redacted and truncated: delivery/log-entry.ts) and when it ended. */
+/** An attempt to log: its hook, its entry (already redacted and truncated: delivery/log-entry.ts), when it ended. */
 export interface LoggedAttempt {
+  hookId: number;
   idempotencyKey: string;
   entry: DeliveryLogEntry;
   at: Date;
 }
 
 /**
- * The rows of several attempts of one hook as one INSERT (parameters from `$first` on), so a
- * run of deliveries is logged in the statement that finishes it (store/deliveries.ts finishRun).
+ * The rows of several attempts as one INSERT (parameters from `$first` on), so the runs a worker
+ * sent are logged in the statement that finishes them (store/deliveries.ts finishRuns).
  */
-export function logInsert(hookId: number, attempts: LoggedAttempt[], first = 1) {
+export function logInsert(attempts: LoggedAttempt[], first = 1) {
   const p = (i: number) => `$${first + i}`;
   const sql = `INSERT INTO hook_logs (hook_id, trigger, url, url_hash, request_headers, request_data,
                             response_headers, response_body, response_status, execution_duration,
                             internal_error_message, idempotency_key, created_at)
-     SELECT ${p(0)}::bigint, * FROM unnest(${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::jsonb[],
+     SELECT * FROM unnest(${p(0)}::bigint[], ${p(1)}::text[], ${p(2)}::text[], ${p(3)}::text[], ${p(4)}::jsonb[],
        ${p(5)}::jsonb[], ${p(6)}::jsonb[], ${p(7)}::text[], ${p(8)}::text[], ${p(9)}::float8[], ${p(10)}::text[],
        ${p(11)}::uuid[], ${p(12)}::timestamptz[])`;
   const column = <T>(of: (a: LoggedAttempt) => T) => attempts.map(of);
   const values = [
-    hookId,
+    column((a) => a.hookId),
     column((a) => a.entry.trigger),
     column((a) => a.entry.url),
     column((a) => a.entry.urlHash),
@@ -62,8 +63,8 @@ export function logInsert(hookId: number, attempts: LoggedAttempt[], first = 1) 
 }
 
 /** One attempt's row (a test or a resend); its id. */
-export async function insertLog(db: Queryable, hookId: number, attempt: LoggedAttempt): Promise<number> {
-  const { sql, values } = logInsert(hookId, [attempt]);
+export async function insertLog(db: Queryable, attempt: LoggedAttempt): Promise<number> {
+  const { sql, values } = logInsert([attempt]);
   const { rows } = await db.query<{ id: string }>(`${sql} RETURNING id`, values);
   return Number(rows[0]!.id);
 }

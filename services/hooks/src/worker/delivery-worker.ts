@@ -1,38 +1,17 @@
-import {
-  context,
-  propagation,
-  ROOT_CONTEXT,
-  type BackgroundTask,
-  type PoolClient,
-  type Timer,
-} from "@canopy/kit";
-import { alertStatus } from "../domain/hook-rules";
+import { createPool, type BackgroundTask, type PoolClient, type Timer } from "@canopy/kit";
 import type { Deps } from "../deps";
-import { recordOutcome, sendAttempt } from "../commands/attempt";
-import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy, type SendOutcome } from "../delivery";
-import {
-  claimRun,
-  DELIVERIES_CHANNEL,
-  finishDeliveries,
-  finishDelivery,
-  finishRun,
-  nextDueAt,
-  postponeDelivery,
-  releaseDeliveries,
-  retryDelivery,
-  type DeliveryRow,
-} from "../store/deliveries";
-import { findHookById } from "../store/hooks";
-import type { LoggedAttempt } from "../store/logs";
+import { claimRuns, DELIVERIES_CHANNEL, nextDueAt } from "../store/deliveries";
 import { pruneTombstones } from "../store/copies";
 import { pruneLogs } from "../store/logs";
-import { countAttempt, countGivenUp } from "./delivery-metrics";
+import { deliverRuns, leaseSecondsOf } from "./send-runs";
 
 /**
  * The delivery workers of one replica (CANOPY_HOOK_WORKERS loops). Every replica runs them; they
- * share the `deliveries` table and never take the same row (store/deliveries.ts claimRun). An idle
+ * share the `deliveries` table and never take the same row (store/deliveries.ts claimRuns). An idle
  * worker does not poll PostgreSQL in a tight loop: it sleeps until a NOTIFY (the consumer's commit
- * of new deliveries, on any replica), the next retry falls due, or CANOPY_HOOK_POLL_MS passes.
+ * of new deliveries, on any replica), the next retry falls due, or CANOPY_HOOK_POLL_MS passes. A
+ * NOTIFY wakes one sleeping worker, and a worker whose claim came back full wakes one more: a burst
+ * brings in as many workers as it needs, and a trickle does not send every worker to find nothing.
  *
  * Each attempt is logged. A failure that is worth retrying (no answer, 429, 5xx) is tried again up
  * to CANOPY_HOOK_RETRY_ATTEMPTS times with exponential backoff and jitter from
@@ -40,9 +19,10 @@ import { countAttempt, countGivenUp } from "./delivery-metrics";
  * counts the delivery once, after its last attempt. A delivery of a temporarily disabled hook waits
  * until the hook is executable again; one of a hook disabled for good is dropped.
  *
- * A worker takes a hook's due deliveries as a run (up to RUN_LIMIT, in event order) and sends them one
- * after another, recording the successes together: per-hook ordering allows one delivery of a hook
- * in flight, so without runs a busy hook went only as fast as one claim-send-record cycle.
+ * A worker claims the due runs of up to RUNS_PER_CLAIM hooks at once (up to RUN_LIMIT deliveries
+ * each, in event order) and sends them side by side (worker/send-runs.ts): per-hook ordering allows
+ * one delivery of a hook in flight, and the claim, the hooks' rows and the record of what was sent
+ * are a round trip each for all of them.
  */
 export function deliveryWorkers(deps: Deps): BackgroundTask[] {
   const count = deps.config.CANOPY_HOOK_WORKERS;
@@ -50,47 +30,73 @@ export function deliveryWorkers(deps: Deps): BackgroundTask[] {
   return [{ name: "hook delivery workers", start: () => startWorkers(deps, count) }];
 }
 
-async function startWorkers(deps: Deps, count: number): Promise<() => Promise<void>> {
+/** The most hooks one claim takes runs of. */
+const RUNS_PER_CLAIM = 8;
+/** The most deliveries of one hook a run takes. */
+const RUN_LIMIT = 50;
+
+/**
+ * The workers' own connections. `deliveries` is a queue: it holds a few rows and thousands of dead
+ * ones within seconds, between two autovacuums. A prepared statement's plan made while it was empty
+ * scans it whole on every claim from then on (a sequential scan of hundreds of pages to find ten
+ * rows), so these connections plan with indexes wherever one applies.
+ */
+export const workerPool = (deps: Deps, workers: number) =>
+  createPool({
+    url: deps.config.CANOPY_DATABASE_URL,
+    schema: "hooks",
+    max: workers + 2,
+    applicationName: "canopy-hooks-delivery",
+    settings: { enable_seqscan: "off" },
+  });
+
+async function startWorkers(base: Deps, count: number): Promise<() => Promise<void>> {
+  const pool = workerPool(base, count);
+  const deps: Deps = { ...base, pool };
   let running = true;
-  const sleepers = new Set<() => void>();
+  const sleepers: (() => void)[] = [];
+  const wakeOne = () => sleepers.shift()?.();
   const wakeAll = () => {
-    for (const wake of [...sleepers]) wake();
+    while (sleepers.length) wakeOne();
   };
-  const listener: PoolClient = await deps.pool.connect();
-  listener.on("notification", wakeAll);
+  const listener: PoolClient = await pool.connect();
+  listener.on("notification", wakeOne);
   // A broken LISTEN connection must not take the process down: the poll still finds the work.
   listener.on("error", (err) => deps.log.warn({ err }, "hook delivery listener failed; polling only"));
   await listener.query(`LISTEN ${DELIVERIES_CHANNEL}`);
 
   const nap = async () => {
-    const next = await nextDueAt(deps.pool).catch(() => null);
+    const next = await nextDueAt(pool).catch(() => null);
     const untilDue = next ? next.getTime() - Date.now() : Infinity;
     const ms = Math.max(10, Math.min(deps.config.CANOPY_HOOK_POLL_MS, untilDue));
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        sleepers.delete(done);
+        const at = sleepers.indexOf(done);
+        if (at >= 0) sleepers.splice(at, 1);
         resolve();
       };
       const timer = setTimeout(done, ms);
-      sleepers.add(done);
+      sleepers.push(done);
     });
   };
 
   const loop = async () => {
     while (running) {
       try {
-        const run = await claimRun(
-          deps.pool,
-          RUN_LIMIT,
-          leaseSecondsOf(deps),
-          deps.config.CANOPY_HOOK_ORDER_HOLD_SECONDS,
-        );
-        if (!run.length) {
+        const runs = await claimRuns(pool, {
+          hooks: RUNS_PER_CLAIM,
+          runLimit: RUN_LIMIT,
+          leaseSeconds: leaseSecondsOf(deps),
+          holdSeconds: deps.config.CANOPY_HOOK_ORDER_HOLD_SECONDS,
+        });
+        if (!runs.length) {
           await nap();
           continue;
         }
-        await deliverRun(deps, run);
+        // A full claim may have left more for another worker.
+        if (runs.length === RUNS_PER_CLAIM) wakeOne();
+        await deliverRuns(deps, runs);
       } catch (err) {
         deps.log.error({ err }, "hook delivery worker failed; retrying");
         await nap();
@@ -104,106 +110,8 @@ async function startWorkers(deps: Deps, count: number): Promise<() => Promise<vo
     await Promise.all(loops);
     await listener.query(`UNLISTEN ${DELIVERIES_CHANNEL}`).catch(() => undefined);
     listener.release();
+    await pool.end();
   };
-}
-
-/** CANOPY_HOOK_RETRY_ATTEMPTS and CANOPY_HOOK_RETRY_BASE_SECONDS over the runtime's caps. */
-const retryPolicy = (deps: Deps): RetryPolicy => ({
-  ...DEFAULT_RETRY_POLICY,
-  maxAttempts: deps.config.CANOPY_HOOK_RETRY_ATTEMPTS,
-  baseDelayMs: deps.config.CANOPY_HOOK_RETRY_BASE_SECONDS * 1000,
-});
-
-/** The most deliveries of one hook a worker claims at once. */
-const RUN_LIMIT = 50;
-/** A claim's lease: one attempt's timeout and a margin (a dead worker's rows come back after it). */
-const leaseSecondsOf = (deps: Deps) => deps.config.CANOPY_HOOK_TIMEOUT_SECONDS + 30;
-
-/**
- * One claimed run of a hook's deliveries, in order: each sent; the successes finished together. The
- * first that fails is retried later or finished as now, and the unsent rest goes back unspent to wait
- * behind it (ordering). A run also stops while another attempt could still outlast the lease, so a
- * slow receiver never lets the lease run out under a delivery another worker would then send again.
- */
-export async function deliverRun(deps: Deps, run: DeliveryRow[]): Promise<void> {
-  const hook = await findHookById(deps.pool, deps.secrets, run[0]!.hook_id);
-  if (!hook)
-    return finishDeliveries(
-      deps.pool,
-      run.map((d) => d.id),
-    );
-  const status = alertStatus(hook, deps.config.CANOPY_HOOK_AUTO_DISABLE);
-  if (status === "disabled") {
-    deps.log.info({ hook_id: hook.id, deliveries: run.length }, "hook disabled; deliveries dropped");
-    return finishDeliveries(
-      deps.pool,
-      run.map((d) => d.id),
-    );
-  }
-  if (status === "temporarily_disabled") {
-    for (const d of run) await postponeDelivery(deps.pool, d.id, hook.disabled_until!);
-    return;
-  }
-  const sendUntil = Date.now() + (leaseSecondsOf(deps) - deps.config.CANOPY_HOOK_TIMEOUT_SECONDS - 5) * 1000;
-  const delivered: number[] = [];
-  const logged: LoggedAttempt[] = [];
-  let failure: { d: DeliveryRow; outcome: SendOutcome; status: string } | undefined;
-  let sent = 0;
-  try {
-    for (const d of run) {
-      if (sent > 0 && Date.now() > sendUntil) break;
-      sent++;
-      // The send continues the trace of the event that fired it (kept in the row: this runs later,
-      // from a claim, in no request's context).
-      const fired = propagation.extract(ROOT_CONTEXT, d.trace_context ?? {});
-      const { outcome, entry, ok, at } = await context.with(fired, () =>
-        sendAttempt(deps, hook, {
-          trigger: d.trigger,
-          payload: d.payload,
-          idempotencyKey: d.idempotency_key,
-          eventUuid: d.event_uuid,
-        }),
-      );
-      logged.push({ idempotencyKey: d.idempotency_key, entry, at });
-      countAttempt(d.trigger, outcome);
-      if (!ok) {
-        failure = { d, outcome, status: entry.responseStatus };
-        break;
-      }
-      delivered.push(d.id);
-    }
-  } finally {
-    // Also when a send threw: what was delivered must not be sent again.
-    await finishRun(deps.pool, hook.id, logged, delivered);
-  }
-  // The unsent rest goes back behind the failed one, which is still leased and so holds it back.
-  await releaseDeliveries(
-    deps.pool,
-    run.slice(sent).map((r) => r.id),
-  );
-  // A success resets GitLab's failure count: nothing to do for a hook that had none.
-  if (delivered.length && (hook.recent_failures || hook.disabled_until))
-    await recordOutcome(deps, hook.id, true);
-  if (failure) await failed(deps, hook.id, failure.d, failure.outcome, failure.status);
-}
-
-/** A delivery that failed: tried again later, or for the last time (auto-disabling counts it). */
-async function failed(
-  deps: Deps,
-  hookId: number,
-  d: DeliveryRow,
-  outcome: SendOutcome,
-  responseStatus: string,
-): Promise<void> {
-  const retry = nextRetry(d.attempts, outcome, { policy: retryPolicy(deps) });
-  if (retry.retry) return retryDelivery(deps.pool, d.id, retry.delayMs);
-  deps.log.warn(
-    { hook_id: hookId, delivery_id: d.id, attempts: d.attempts, status: responseStatus },
-    "hook delivery failed for good",
-  );
-  countGivenUp(d.trigger);
-  await finishDelivery(deps.pool, d.id);
-  await recordOutcome(deps, hookId, false);
 }
 
 /** Prunes log rows past the retention, on one replica at a time (a try-lock: the others skip). */

@@ -30,6 +30,21 @@ const DEFAULT_ACK_WAIT_MS = 3_000;
 const filterOf = (subjects: string[]) =>
   subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects };
 
+/** How one event of a batch went: applied (or skipped, or already applied) when `err` is undefined. */
+interface Result {
+  msg: JsMsg;
+  event?: events.Event;
+  err?: unknown;
+}
+
+function decodeOrUndefined(msg: JsMsg): events.Event | undefined {
+  try {
+    return events.Event.decode(msg.data);
+  } catch {
+    return undefined;
+  }
+}
+
 export interface Subscription {
   stop(): Promise<void>;
 }
@@ -114,14 +129,81 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
     }
   };
 
+  /** The handler under the event's consumer span (continuing the trace it came with). */
+  const runHandler = async (msg: JsMsg, event: events.Event, tx: PoolClient) => {
+    const parent = propagation.extract(context.active(), traceContextOf(msg, event));
+    const span = tracer.startSpan(
+      `process ${event.type}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: { "messaging.system": "nats", "messaging.consumer.group.name": name },
+      },
+      parent,
+    );
+    try {
+      await context.with(trace.setSpan(parent, span), () =>
+        options.handle(event, tx, { streamSequence: msg.seq }),
+      );
+    } catch (err) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message?.slice(0, 200) });
+      throw err;
+    } finally {
+      span.end();
+    }
+  };
+
   /**
-   * The events that arrived together, in stream order, in one transaction (a commit and a round trip
-   * per batch rather than per event: a burst of thousands of member events is applied in tens of
-   * transactions). Each event runs under a savepoint, so one that fails is rolled back alone, and only
-   * the events whose effects committed are acked.
+   * The events that arrived together, in stream order, in one transaction: a commit and a round
+   * trip per batch rather than per event (a burst of thousands of member events is applied in tens
+   * of transactions). First all at once: the batch's marks in one statement, then each handler. If
+   * anything fails, that transaction is rolled back and the batch is applied again event by event
+   * (applyEachAlone), so one event that fails is rolled back alone, and only the events whose
+   * effects committed are acked.
    */
   const handleBatch = async (batch: JsMsg[]) => {
-    const results: { msg: JsMsg; event?: events.Event; err?: unknown }[] = [];
+    let results: Result[] | undefined;
+    try {
+      results = await applyAllAtOnce(batch);
+    } catch (err) {
+      if (batch.length > 1)
+        log.debug({ err, consumer: name }, "batch failed; applying its events one by one");
+      else results = [{ msg: batch[0]!, err, event: decodeOrUndefined(batch[0]!) }];
+    }
+    results ??= await applyEachAlone(batch);
+    for (const r of results) {
+      held.delete(r.msg);
+      if (r.err === undefined) r.msg.ack();
+      // Even a failed dead-letter publish must not end the loop; the message is redelivered later.
+      else
+        await failed(r.msg, r.err, r.event).catch((err) =>
+          log.error({ err, consumer: name }, "event could not be handled or parked"),
+        );
+    }
+    if (results.some((r) => r.err === undefined)) options.applied?.();
+  };
+
+  /** The whole batch in one transaction without savepoints; throws if any of it fails. */
+  const applyAllAtOnce = async (batch: JsMsg[]): Promise<Result[]> => {
+    const taken = batch.map((msg) => ({ msg, event: events.Event.decode(msg.data) }));
+    const wanted = taken.filter(({ event }) => !options.wants || options.wants(event.type));
+    await withTransaction(pool, async (tx) => {
+      if (!wanted.length) return;
+      const { rows } = await tx.query<{ event_id: string }>({
+        name: "kit-mark-processed",
+        text: `INSERT INTO processed_events (consumer, event_id) SELECT $1, unnest($2::uuid[])
+               ON CONFLICT DO NOTHING RETURNING event_id`,
+        values: [name, wanted.map(({ event }) => event.id)],
+      });
+      const fresh = new Set(rows.map((r) => r.event_id));
+      // An event twice in one batch (redelivered before its ack) runs once.
+      for (const { msg, event } of wanted) if (fresh.delete(event.id)) await runHandler(msg, event, tx);
+    });
+    return taken;
+  };
+
+  /** Each event under a savepoint of one transaction, so one that fails is rolled back alone. */
+  const applyEachAlone = async (batch: JsMsg[]): Promise<Result[]> => {
+    const results: Result[] = [];
     try {
       await withTransaction(pool, async (tx) => {
         // The previous event's savepoint, released in the next event's first round trip.
@@ -144,26 +226,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
                VALUES (${tx.escapeLiteral(name)}, ${tx.escapeLiteral(decoded.id)}) ON CONFLICT DO NOTHING`,
             )) as unknown as { rowCount: number | null }[];
             open = true;
-            const fresh = Boolean(answers.at(-1)?.rowCount);
-            const parent = propagation.extract(context.active(), traceContextOf(msg, decoded));
-            const span = tracer.startSpan(
-              `process ${decoded.type}`,
-              {
-                kind: SpanKind.CONSUMER,
-                attributes: { "messaging.system": "nats", "messaging.consumer.group.name": name },
-              },
-              parent,
-            );
-            try {
-              await context.with(trace.setSpan(parent, span), async () => {
-                if (fresh) await options.handle(decoded, tx, { streamSequence: msg.seq });
-              });
-            } catch (err) {
-              span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message?.slice(0, 200) });
-              throw err;
-            } finally {
-              span.end();
-            }
+            if (answers.at(-1)?.rowCount) await runHandler(msg, decoded, tx);
             results.push({ msg, event });
           } catch (err) {
             if (event) await tx.query("ROLLBACK TO SAVEPOINT canopy_event");
@@ -176,16 +239,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
       for (const r of results) r.err ??= err;
       for (const msg of batch.slice(results.length)) results.push({ msg, err });
     }
-    for (const r of results) {
-      held.delete(r.msg);
-      if (r.err === undefined) r.msg.ack();
-      // Even a failed dead-letter publish must not end the loop; the message is redelivered later.
-      else
-        await failed(r.msg, r.err, r.event).catch((err) =>
-          log.error({ err, consumer: name }, "event could not be handled or parked"),
-        );
-    }
-    if (results.some((r) => r.err === undefined)) options.applied?.();
+    return results;
   };
 
   // Every event taken and not yet answered (queued or in the batch at work) is kept alive: a long
@@ -237,42 +291,6 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
       await loop;
       await worker;
       clearInterval(heartbeat);
-    },
-  };
-}
-
-/**
- * Every replica sees every event (an ephemeral ordered consumer starting now), for in-memory
- * reactions such as dropping cached answers. Handlers must be idempotent and quick.
- */
-export async function startBroadcastConsumer(options: {
-  nc: NatsConnection;
-  stream: EventStream;
-  log: Logger;
-  /** Logical subjects (`canopy.auth.>`); the stream maps them. */
-  subjects: string[];
-  handle: (event: events.Event) => Promise<void> | void;
-}): Promise<Subscription> {
-  const subjects = options.subjects.map(options.stream.subject);
-  const consumer = await options.nc.jetstream().consumers.get(options.stream.name, {
-    // A single subject as a string: nats-server 2.9 (Debian 12's) knows only one filter.
-    filterSubjects: subjects.length === 1 ? subjects[0]! : subjects,
-    deliver_policy: DeliverPolicy.New,
-  });
-  const messages = await consumer.consume();
-  const loop = (async () => {
-    for await (const msg of messages) {
-      try {
-        await options.handle(events.Event.decode(msg.data));
-      } catch (err) {
-        options.log.error({ err, subject: msg.subject }, "broadcast event handling failed");
-      }
-    }
-  })();
-  return {
-    stop: async () => {
-      await messages.close();
-      await loop;
     },
   };
 }
