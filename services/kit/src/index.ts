@@ -21,7 +21,7 @@ export * from "./events/catalog";
 export * from "./events/stream";
 export * from "./events/nats";
 export * from "./events/outbox";
-export { recordEvent, recordEvents } from "./events/outbox-record";
+export { eventOf, recordEvent, recordEventList, recordEvents, type EventEntry } from "./events/outbox-record";
 export * from "./events/consumer";
 export * from "./events/broadcast-consumer";
 export * from "./events/event-backfill";

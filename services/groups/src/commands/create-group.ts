@@ -7,31 +7,30 @@ import {
   isVisibilityName,
   notFound,
   OWNER,
-  recordEvent,
+  eventOf,
+  recordEventList,
   requireSignedIn,
   rubyInspect,
   visibilityLevelOf,
   visibilityNameOf,
   withTransaction,
 } from "@canopy/kit";
-import { GROUPS_EVENTS, type common, type events, type groups } from "@canopy/protos";
+import { GROUPS_EVENTS, type groups } from "@canopy/protos";
 import { abilities } from "../domain/access";
 import { settingsFrom } from "../domain/group-attributes";
 import { MAX_NESTING, pathErrors, TAKEN } from "../domain/group-rules";
 import { TWO_FACTOR_FORBIDDEN } from "../domain/tree-settings";
 import { rootAllowsTwoFactor } from "../store/group-updates";
 import type { Deps } from "../deps";
-import { projectPathTaken } from "../store/projects";
 import { namespaceSnapshot } from "../events/snapshot";
 import { groupDetail, resolveGroup } from "../finders/groups";
 import { insertMember } from "../store/members";
 import { copyAncestorPushRule } from "./push-rules";
 import { putAvatar } from "../store/avatars";
 import { avatarContentType, avatarErrors, avatarFilename } from "@canopy/kit";
-import { keepRunnersToken } from "../store/runners-tokens";
 import { newRunnersToken, sealRunnersToken } from "../domain/runners-token";
-import { fullPathTaken, insertGroup, lockTreesOf } from "../store/namespaces";
-import { findUser, insertUserIfMissing, userRowOf } from "../store/users";
+import { insertGroup, lockTreesOf, newGroupPlace } from "../store/namespaces";
+import { findUserOrKeep, userRowOf } from "../store/users";
 
 /** Creation errors are one string, unlike update's hash (reference §4.3, §7.9). */
 const failed = (errors: FieldErrors) =>
@@ -44,9 +43,8 @@ const failed = (errors: FieldErrors) =>
  */
 export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): Promise<groups.GroupDetail> {
   const actor = requireSignedIn(req.actor);
-  await rememberCreator(deps, req.creator, actor);
   // Known from auth's events or the gateway's hint; a user this service has never heard of cannot own.
-  const creator = await findUser(deps.pool, actor.userId);
+  const creator = await findUserOrKeep(deps.pool, actor.userId, req.creator && userRowOf(req.creator));
   if (!creator) throw notFound("User");
   const parent = req.parentId
     ? await resolveGroup(deps, actor, { id: req.parentId, fullPath: "" })
@@ -88,12 +86,8 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
     const lockedParent = parent ? (await lockTreesOf(tx, [parent.row.id]))[0] : undefined;
     if (parent && !lockedParent) throw notFound("Group");
     const fullPath = lockedParent ? `${lockedParent.full_path}/${settings.path}` : settings.path!;
-    // Projects and subgroups share the parent's routes.
-    if (
-      (await fullPathTaken(tx, fullPath)) ||
-      (lockedParent && (await projectPathTaken(tx, lockedParent.id, settings.path!)))
-    )
-      throw failed({ path: [TAKEN] });
+    const place = await newGroupPlace(tx, fullPath, lockedParent?.id, settings.path!);
+    if (place.taken) throw failed({ path: [TAKEN] });
     // Checked above too (with the other errors); again under the lock, as the root may have changed.
     if (
       lockedParent &&
@@ -101,18 +95,20 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
       !(await rootAllowsTwoFactor(tx, lockedParent.traversal_ids[0]!))
     )
       throw failed({ require_two_factor_authentication: [TWO_FACTOR_FORBIDDEN] });
-    const created = await insertGroup(tx, lockedParent, {
-      ...settings,
-      path: settings.path!,
-      name: settings.name!,
-      visibility_level: level,
-      // A subgroup of a locked group is locked (reference §7.25).
-      share_with_group_lock: lockedParent?.share_with_group_lock || settings.share_with_group_lock,
-    });
-    created.runners_token_encrypted = await keepRunnersToken(
+    const created = await insertGroup(
       tx,
-      created.id,
-      sealRunnersToken(deps.runnersTokenKeys, created.id, newRunnersToken()),
+      lockedParent,
+      {
+        ...settings,
+        path: settings.path!,
+        name: settings.name!,
+        visibility_level: level,
+        // A subgroup of a locked group is locked (reference §7.25).
+        share_with_group_lock: lockedParent?.share_with_group_lock || settings.share_with_group_lock,
+        // GitLab makes a group's runners token as it creates the group.
+        runners_token_encrypted: sealRunnersToken(deps.runnersTokenKeys, place.id, newRunnersToken()),
+      },
+      place.id,
     );
     if (req.avatar?.content.length && !req.avatar.remove) {
       const filename = avatarFilename(req.avatar.filename);
@@ -131,34 +127,24 @@ export async function createGroup(deps: Deps, req: groups.CreateGroupRequest): P
       accessLevel: OWNER,
       createdById: actor.userId,
     });
-    await recordEvent(
+    await recordEventList(
       tx,
-      GROUPS_EVENTS.groupCreated,
-      { group: namespaceSnapshot(created), creatorId: actor.userId },
-      actor,
-    );
-    await recordEvent(
-      tx,
-      GROUPS_EVENTS.memberAdded,
-      {
-        member: {
-          groupId: created.id,
-          userId: owner.user_id,
-          accessLevel: owner.access_level,
-          expiresAt: "",
-          createdById: actor.userId,
-        },
-      },
+      [
+        eventOf(GROUPS_EVENTS.groupCreated, { group: namespaceSnapshot(created), creatorId: actor.userId }),
+        eventOf(GROUPS_EVENTS.memberAdded, {
+          member: {
+            groupId: created.id,
+            userId: owner.user_id,
+            accessLevel: owner.access_level,
+            expiresAt: "",
+            createdById: actor.userId,
+          },
+        }),
+      ],
       actor,
     );
     if (lockedParent) await copyAncestorPushRule(deps, tx, created, actor);
     return created;
   });
   return groupDetail(deps, actor, { row, access: OWNER });
-}
-
-/** The creator must be known here to become a member; the gateway's copy fills a lagging one. */
-async function rememberCreator(deps: Deps, hint: events.UserSnapshot | undefined, actor: common.Actor) {
-  if (!hint || hint.userId !== actor.userId) return;
-  await insertUserIfMissing(deps.pool, userRowOf(hint));
 }

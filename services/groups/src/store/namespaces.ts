@@ -87,6 +87,27 @@ export async function findNamespaceByPath(
 }
 
 /** True when the full path is taken by any namespace (a group or a user's), case-insensitively. */
+/**
+ * Where a new group would go: whether its full path is taken by a group, or its path by a project of
+ * its parent (they share the parent's routes), and the id it gets (taken now: its runners token is
+ * sealed for it before the insert). One round trip.
+ */
+export async function newGroupPlace(
+  db: Queryable,
+  fullPath: string,
+  parentId: number | undefined,
+  path: string,
+): Promise<{ taken: boolean; id: number }> {
+  const { rows } = await db.query<{ taken: boolean; id: number }>({
+    name: "groups-new-group-place",
+    text: `SELECT EXISTS (SELECT 1 FROM namespaces WHERE lower(full_path) = lower($1))
+               OR EXISTS (SELECT 1 FROM projects WHERE namespace_id = $2 AND lower(path) = lower($3)) AS taken,
+             nextval(pg_get_serial_sequence('namespaces', 'id')) AS id`,
+    values: [fullPath, parentId ?? null, path],
+  });
+  return rows[0]!;
+}
+
 export async function fullPathTaken(db: Queryable, fullPath: string, exceptId = 0): Promise<boolean> {
   const { rows } = await db.query({
     name: "groups-full-path-taken",
@@ -97,39 +118,45 @@ export async function fullPathTaken(db: Queryable, fullPath: string, exceptId = 
 }
 
 /**
- * Takes the locks that order every structural change of a tree (create, rename, transfer, share,
- * membership rules, delete): its root's row, FOR UPDATE, several roots always in id order.
- */
-async function lockRoots(db: Queryable, rootIds: number[]): Promise<void> {
-  const ids = [...new Set(rootIds)].sort((a, b) => a - b);
-  for (const id of ids)
-    await db.query({
-      name: "groups-lock-namespace",
-      text: "SELECT 1 FROM namespaces WHERE id = $1 FOR UPDATE",
-      values: [id],
-    });
-}
-
-/**
  * Locks the trees the namespaces `ids` are in and returns the rows read again under those locks
- * (undefined for an id that does not exist). A transfer may move one into another tree between the
- * first read and the lock: the locks are then let go (ROLLBACK TO SAVEPOINT releases them) and all
- * roots taken again in id order, so no transaction ever waits for a root while holding a later one.
+ * (undefined for an id that does not exist): the locks that order every structural change of a tree
+ * (create, rename, transfer, share, membership rules, delete) are its root's row, FOR UPDATE, several
+ * roots always in id order. The roots are first locked as the statement reads them; a transfer may
+ * have moved one of the namespaces into another tree meanwhile: the locks are then let go (ROLLBACK
+ * TO SAVEPOINT releases them) and the roots read again taken, so no transaction ever waits for a
+ * root while holding a later one. Two round trips when nothing moved.
  */
 export async function lockTreesOf(tx: Queryable, ids: number[]): Promise<(NamespaceRow | undefined)[]> {
-  let rows = await Promise.all(ids.map((id) => findNamespaceById(tx, id)));
+  const wanted = ids.map((id) => Math.trunc(Number(id)));
+  // The savepoint and the locks in one round trip (a simple query: the ids inlined, integers).
+  const { 1: locked } = (await tx.query(
+    `SAVEPOINT canopy_tree_locks;
+     SELECT id FROM namespaces
+      WHERE id IN (SELECT traversal_ids[1] FROM namespaces WHERE id = ANY('{${wanted.join(",")}}'::bigint[]))
+      ORDER BY id FOR UPDATE`,
+  )) as unknown as { rows: { id: number | string }[] }[];
+  let roots = locked!.rows.map((r) => Number(r.id));
   for (;;) {
-    const roots = rows.flatMap((r) => (r ? [r.traversal_ids[0]!] : []));
-    await tx.query("SAVEPOINT canopy_tree_locks");
-    await lockRoots(tx, roots);
-    const fresh = await Promise.all(ids.map((id) => findNamespaceById(tx, id)));
-    if (fresh.every((r) => !r || roots.includes(r.traversal_ids[0]!))) {
-      await tx.query("RELEASE SAVEPOINT canopy_tree_locks");
-      return fresh;
-    }
+    const fresh = await findNamespacesByIds(tx, wanted);
+    if (fresh.every((r) => !r || roots.includes(r.traversal_ids[0]!))) return fresh;
     await tx.query("ROLLBACK TO SAVEPOINT canopy_tree_locks");
-    rows = fresh;
+    roots = [...new Set(fresh.flatMap((r) => (r ? [r.traversal_ids[0]!] : [])))];
+    await tx.query({
+      name: "groups-lock-roots",
+      text: "SELECT 1 FROM namespaces WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE",
+      values: [roots],
+    });
   }
+}
+
+/** The rows of `ids`, in their order (undefined for one that does not exist). */
+async function findNamespacesByIds(db: Queryable, ids: number[]): Promise<(NamespaceRow | undefined)[]> {
+  const { rows } = await db.query<NamespaceRow>({
+    name: "groups-namespaces-by-ids",
+    text: `SELECT ${NAMESPACE_COLUMNS} FROM namespaces n WHERE n.id = ANY($1::bigint[])`,
+    values: [ids],
+  });
+  return ids.map((id) => rows.find((r) => Number(r.id) === id));
 }
 
 const SETTABLE: (keyof GroupColumns)[] = [
@@ -167,11 +194,14 @@ export async function insertGroup(
   db: Queryable,
   parent: Pick<NamespaceRow, "id" | "traversal_ids" | "full_path" | "full_name"> | undefined,
   columns: GroupColumns & { path: string; name: string },
+  /** Taken before (newGroupPlace), when the row's other columns depend on it. */
+  id?: number,
 ): Promise<NamespaceRow> {
   const names = SETTABLE.filter((c) => columns[c] !== undefined);
   const values: unknown[] = names.map((c) => columns[c]);
   const at = (v: unknown) => `$${values.push(v)}`;
-  const idSql = "nextval(pg_get_serial_sequence('namespaces', 'id'))";
+  const idSql =
+    id === undefined ? "nextval(pg_get_serial_sequence('namespaces', 'id'))" : `${at(id)}::bigint`;
   const { rows } = await db.query<NamespaceRow>(
     `WITH new AS (SELECT ${idSql} AS id)
      INSERT INTO namespaces AS n (id, kind, parent_id, traversal_ids, full_path, full_name, ${names.join(", ")})

@@ -78,6 +78,43 @@ export async function deleteUser(db: Queryable, id: number): Promise<void> {
   await db.query("INSERT INTO deleted_users (id) VALUES ($1) ON CONFLICT (id) DO NOTHING", [id]);
 }
 
+/**
+ * The user's copy; when it has none yet, `hint` (the gateway's snapshot of the caller, ahead of
+ * auth's event) is kept first, as insertUserIfMissing does, in the same round trip.
+ */
+export async function findUserOrKeep(
+  db: Queryable,
+  id: number,
+  hint?: UserRow,
+): Promise<UserRow | undefined> {
+  if (!hint || hint.id !== id) return findUser(db, id);
+  const u = hint;
+  const { rows } = await db.query<UserRow>({
+    name: "groups-find-or-keep-user",
+    text: `WITH known AS (SELECT * FROM users WHERE id = $1::bigint),
+       kept AS (
+         INSERT INTO users (id, username, name, state, admin, external, can_create_group, avatar_url, email)
+         SELECT $1::bigint, $2::text, $3::text, $4::text, $5::boolean, $6::boolean, $7::boolean, $8::text, $9::text
+          WHERE NOT EXISTS (SELECT 1 FROM known) AND NOT EXISTS (SELECT 1 FROM deleted_users WHERE id = $1::bigint)
+         ON CONFLICT (id) DO NOTHING
+         RETURNING *)
+     SELECT * FROM known UNION ALL SELECT * FROM kept`,
+    values: [
+      u.id,
+      u.username,
+      u.name,
+      u.state,
+      u.admin,
+      u.external,
+      u.can_create_group,
+      u.avatar_url,
+      u.email,
+    ],
+  });
+  // Kept meanwhile by auth's event (the conflict): this statement's snapshot is older than that.
+  return rows[0] ?? findUser(db, id);
+}
+
 export async function findUser(db: Queryable, id: number): Promise<UserRow | undefined> {
   const { rows } = await db.query<UserRow>("SELECT * FROM users WHERE id = $1", [id]);
   return rows[0];

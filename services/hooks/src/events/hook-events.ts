@@ -1,4 +1,10 @@
-import { payloadOf, type ConsumerDefinition, type PoolClient } from "@canopy/kit";
+import {
+  payloadOf,
+  type BatchScope,
+  type ConsumerDefinition,
+  type EventMeta,
+  type PoolClient,
+} from "@canopy/kit";
 import { AUTH_EVENTS, GROUPS_EVENTS, PROJECTS_EVENTS, userSnapshotOf, type events } from "@canopy/protos";
 import type { Deps } from "../deps";
 import {
@@ -19,7 +25,6 @@ import {
   findMember,
   findNamespace,
   findProject,
-  findUser,
   rebuildBelow,
   removeNamespace,
   setUserState,
@@ -30,7 +35,7 @@ import {
   type MemberRow,
   type NamespaceRow,
 } from "../store/copies";
-import { insertDeliveries } from "../store/deliveries";
+import { forgetKnown, keepNamespace, namespaceIn, queueDeliveries, userIn } from "./batch-work";
 import { deleteGroupHooks, hooksForEvent } from "../store/hooks";
 import { HANDLED_TYPES } from "./handled-types";
 import { hookGroupOf, hookMembershipOf, hookProjectOf, hookUserOf, unknownUser } from "./payload-inputs";
@@ -52,7 +57,7 @@ export const hookEventsConsumer = (deps: Deps): ConsumerDefinition => ({
   name: "hooks-events",
   subjects: ["canopy.>"],
   wants: (type) => HANDLED_TYPES.has(type),
-  handle: (event, tx, meta) => applyEvent(deps, event, tx, meta.streamSequence),
+  handle: (event, tx, meta) => applyEvent(deps, event, tx, meta),
   // Events held by a replica that died come back after the ack wait, behind later ones: an event
   // naming a group the copies do not know yet fails (GroupNotYetKnown) and is offered again until
   // the group's own event is in. The kit's short ack wait (3 s) and a long retry budget (1 + 2 + ...
@@ -76,40 +81,50 @@ interface Fired {
 
 const dateOf = (event: events.Event) => event.occurredAt ?? new Date();
 
-async function fanOut(deps: Deps, tx: PoolClient, event: events.Event, seq: number, fired: Fired) {
-  if (!deps.plan.groupWebhooks || !fired.groupIds.length) return;
-  const { trigger, payload } = fired.built;
-  const reached = {
-    groupIds: fired.groupIds,
-    flag: HOOK_TRIGGERS[trigger as HookTrigger].flag,
-    autoDisable: deps.config.CANOPY_HOOK_AUTO_DISABLE,
-    madeBy: dateOf(event),
-  };
-  await insertDeliveries(tx, reached, {
-    eventId: event.id,
-    seq,
-    trigger,
-    payload,
-    occurredAt: dateOf(event),
-  });
-}
-
+/**
+ * Applies one event to the copies and queues its deliveries (written with the rest of the batch's,
+ * events/batch-work.ts).
+ */
 export async function applyEvent(
   deps: Deps,
   event: events.Event,
   tx: PoolClient,
-  seq: number,
+  meta: EventMeta,
 ): Promise<void> {
-  const fired = await applyAndFire(event, tx);
-  if (fired) await fanOut(deps, tx, event, seq, fired);
+  if (!KEEPS_KNOWN.has(event.type)) forgetKnown(meta.batch);
+  const fired = await applyAndFire(event, tx, meta.batch);
+  if (!fired || !deps.plan.groupWebhooks || !fired.groupIds.length) return;
+  const { trigger, payload } = fired.built;
+  queueDeliveries(deps, tx, meta.batch, {
+    delivery: { eventId: event.id, seq: meta.streamSequence, trigger, payload, occurredAt: dateOf(event) },
+    groupIds: fired.groupIds,
+    flag: HOOK_TRIGGERS[trigger as HookTrigger].flag,
+  });
 }
 
-async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired | undefined> {
+/** The events that write no copy the batch reads once (batch-work.ts), or keep it up to date. */
+const KEEPS_KNOWN = new Set(
+  [
+    GROUPS_EVENTS.groupCreated,
+    GROUPS_EVENTS.memberAdded,
+    GROUPS_EVENTS.memberUpdated,
+    GROUPS_EVENTS.memberRemoved,
+    GROUPS_EVENTS.membershipRepublished,
+    PROJECTS_EVENTS.projectCreated,
+  ].map((kind) => kind.type),
+);
+
+async function applyAndFire(
+  event: events.Event,
+  tx: PoolClient,
+  batch: BatchScope,
+): Promise<Fired | undefined> {
   const at = dateOf(event);
   const created = payloadOf(event, GROUPS_EVENTS.groupCreated)?.group;
   if (created) {
     const row = await upsertNamespace(tx, created, at);
-    return subgroupEvent(tx, "subgroup_create", row);
+    keepNamespace(batch, row);
+    return subgroupEvent(tx, batch, "subgroup_create", row);
   }
   const changed =
     payloadOf(event, GROUPS_EVENTS.groupUpdated)?.group ??
@@ -132,7 +147,7 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
   const removed = payloadOf(event, GROUPS_EVENTS.groupRemoved)?.group;
   if (removed) {
     const known = (await findNamespace(tx, removed.id)) ?? (await upsertNamespace(tx, removed, at));
-    const fired = await subgroupEvent(tx, "subgroup_destroy", known, at);
+    const fired = await subgroupEvent(tx, batch, "subgroup_destroy", known, at);
     await deleteGroupHooks(tx, removed.id);
     await removeNamespace(tx, removed.id);
     return fired;
@@ -140,7 +155,7 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
   const member = payloadOf(event, GROUPS_EVENTS.memberAdded)?.member;
   if (member) {
     const row = await upsertMember(tx, member, at);
-    return memberEvent(tx, "user_add_to_group", member.groupId, member.userId, row);
+    return memberEvent(tx, batch, "user_add_to_group", member.groupId, member.userId, row);
   }
   const update = payloadOf(event, GROUPS_EVENTS.memberUpdated);
   if (update?.member) {
@@ -149,7 +164,7 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
     // GitLab fires only when access_level or expires_at really changed.
     if (update.oldAccessLevel === m.accessLevel && (update.oldExpiresAt || "") === (m.expiresAt || ""))
       return;
-    return memberEvent(tx, "user_update_for_group", m.groupId, m.userId, row);
+    return memberEvent(tx, batch, "user_update_for_group", m.groupId, m.userId, row);
   }
   const removal = payloadOf(event, GROUPS_EVENTS.memberRemoved)?.member;
   if (removal) {
@@ -160,25 +175,26 @@ async function applyAndFire(event: events.Event, tx: PoolClient): Promise<Fired 
       updated_at: at,
     };
     await deleteMember(tx, removal.groupId, removal.userId);
-    return memberEvent(tx, "user_remove_from_group", removal.groupId, removal.userId, row);
+    return memberEvent(tx, batch, "user_remove_from_group", removal.groupId, removal.userId, row);
   }
   const republished = payloadOf(event, GROUPS_EVENTS.membershipRepublished)?.member;
   if (republished) {
     await upsertMember(tx, republished, at);
     return undefined;
   }
-  return applyProjectOrUser(event, tx, at);
+  return applyProjectOrUser(event, tx, batch, at);
 }
 
 /** subgroup_create / subgroup_destroy of `group` (its copy), on its parent's hooks and up. */
 async function subgroupEvent(
   tx: PoolClient,
+  batch: BatchScope,
   name: SubgroupEventName,
   group: NamespaceRow | undefined,
   at?: Date,
 ): Promise<Fired | undefined> {
   if (!group?.parent_id || group.kind !== "group") return undefined;
-  const parent = await findNamespace(tx, group.parent_id);
+  const parent = await namespaceIn(tx, batch, group.parent_id);
   if (!parent && name === "subgroup_create") throw new GroupNotYetKnown(group.parent_id);
   if (!parent) return undefined;
   // A destroyed subgroup's updated_at is the removal's time (GitLab's record is touched by it).
@@ -191,19 +207,20 @@ async function subgroupEvent(
 
 async function memberEvent(
   tx: PoolClient,
+  batch: BatchScope,
   name: MemberEventName,
   groupId: number,
   userId: number,
   row: MemberRow,
 ): Promise<Fired | undefined> {
-  const group = await findNamespace(tx, groupId);
+  const group = await namespaceIn(tx, batch, groupId);
   // A removal may follow its group's removal and the tombstone's pruning; anything else waits for it.
   if (!group && name !== "user_remove_from_group") throw new GroupNotYetKnown(groupId);
   if (!group || group.kind !== "group") return undefined;
   // Applied after the group's removal (see migration 0005): the ancestors' hooks still get it, the
   // copy keeps no member of a removed group.
   if (group.removed_at) await deleteMember(tx, groupId, userId);
-  const user = await findUser(tx, userId);
+  const user = await userIn(tx, batch, userId);
   return {
     groupIds: group.traversal_ids,
     built: buildMemberPayload(
@@ -215,11 +232,16 @@ async function memberEvent(
   };
 }
 
-async function applyProjectOrUser(event: events.Event, tx: PoolClient, at: Date): Promise<Fired | undefined> {
+async function applyProjectOrUser(
+  event: events.Event,
+  tx: PoolClient,
+  batch: BatchScope,
+  at: Date,
+): Promise<Fired | undefined> {
   const created = payloadOf(event, PROJECTS_EVENTS.projectCreated)?.project;
   if (created) {
     await upsertProject(tx, created, at);
-    return projectEvent(tx, "project_create", created.id, created.traversalIds);
+    return projectEvent(tx, batch, "project_create", created.id, created.traversalIds);
   }
   const changed =
     payloadOf(event, PROJECTS_EVENTS.projectUpdated)?.project ??
@@ -236,7 +258,7 @@ async function applyProjectOrUser(event: events.Event, tx: PoolClient, at: Date)
   const removed = payloadOf(event, PROJECTS_EVENTS.projectRemoved)?.project;
   if (removed) {
     await upsertProject(tx, removed, at);
-    const fired = await projectEvent(tx, "project_destroy", removed.id, removed.traversalIds);
+    const fired = await projectEvent(tx, batch, "project_destroy", removed.id, removed.traversalIds);
     await deleteProject(tx, removed.id);
     return fired;
   }
@@ -265,13 +287,14 @@ async function applyProjectOrUser(event: events.Event, tx: PoolClient, at: Date)
 /** project_create / project_destroy: the project's group is its "owner" (owner_name), its Owners `owners`. */
 async function projectEvent(
   tx: PoolClient,
+  batch: BatchScope,
   name: ProjectEventName,
   id: number,
   traversalIds: number[],
 ): Promise<Fired | undefined> {
   const project = await findProject(tx, id);
   if (!project) return undefined;
-  const group = await findNamespace(tx, project.namespace_id);
+  const group = await namespaceIn(tx, batch, project.namespace_id);
   // A personal namespace is never in the copies and has no hooks: only a group some hook watches is waited for.
   if (
     !group &&

@@ -124,6 +124,16 @@ export async function findNamespace(db: Queryable, id: number): Promise<Namespac
   return rows[0] && namespaceOf(rows[0]);
 }
 
+export async function findNamespaces(db: Queryable, ids: number[]): Promise<NamespaceRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<NamespaceRowDb>({
+    name: "hooks-find-namespaces",
+    text: "SELECT * FROM namespaces WHERE id = ANY($1::bigint[])",
+    values: [ids],
+  });
+  return rows.map(namespaceOf);
+}
+
 export async function upsertUser(db: Queryable, u: UserRow & { state: string }) {
   await db.query(
     `INSERT INTO users (id, username, name, email, public_email, state) VALUES ($1, $2, $3, $4, $5, $6)
@@ -151,6 +161,16 @@ export async function findUser(db: Queryable, id: number): Promise<UserRow | und
     values: [id],
   });
   return rows[0] && { ...rows[0], id: Number(rows[0].id) };
+}
+
+export async function findUsers(db: Queryable, ids: number[]): Promise<UserRow[]> {
+  if (!ids.length) return [];
+  const { rows } = await db.query<UserRow & { id: string }>({
+    name: "hooks-find-users",
+    text: "SELECT id, username, name, email, public_email FROM users WHERE id = ANY($1::bigint[])",
+    values: [ids],
+  });
+  return rows.map((r) => ({ ...r, id: Number(r.id) }));
 }
 
 export interface MemberRow {

@@ -1,5 +1,6 @@
-import { context, propagation, type Queryable } from "@canopy/kit";
-import { reachedKey, reachedValues, reachedWhere, type Reached } from "./hooks";
+import type { Queryable } from "@canopy/kit";
+import { GROUP_HOOK_FLAGS, type GroupHookFlag } from "@canopy/kit";
+import { executableWhere } from "./hooks";
 import { logInsert, type LoggedAttempt } from "./logs";
 
 /** The channel a NOTIFY wakes idle delivery workers on (any replica). */
@@ -13,35 +14,57 @@ export interface NewDelivery {
   occurredAt: Date;
 }
 
+/** An event's deliveries to write: the delivery, and which hooks it reaches (store/hooks.ts Reached). */
+export interface EventDeliveries {
+  delivery: NewDelivery;
+  groupIds: number[];
+  flag: GroupHookFlag;
+  /** W3C trace context of the event's handling: each delivery's send continues it. */
+  traceContext: Record<string, string>;
+}
+
+/** The flag column an event's row names, as SQL (GitLab's flags: a fixed list, no input reaches it). */
+const FLAG_OF_ROW = `CASE e.flag ${GROUP_HOOK_FLAGS.map((f) => `WHEN '${f}' THEN h.${f}`).join(" ")} END`;
+
 /**
- * One delivery for each hook the event reaches (store/hooks.ts reachedWhere), in the consumer's
- * transaction, in one round trip with the choice of hooks (the event's id and the hook's make it
- * unique: a redelivered event adds nothing). The NOTIFY reaches the workers at commit.
+ * One delivery for each hook each event reaches (its groups' hooks whose flag is on, executable,
+ * made by the event's time: store/hooks.ts reachedWhere), for a batch of events in one statement, in
+ * the consumer's transaction (the event's id and the hook's make a row unique: a redelivered event
+ * adds nothing). The NOTIFY reaches the workers at commit.
  */
-export async function insertDeliveries(db: Queryable, reached: Reached, d: NewDelivery): Promise<number> {
-  // The consumer's span for the event: each delivery's send continues it (worker/send-runs.ts).
-  const traceContext: Record<string, string> = {};
-  propagation.inject(context.active(), traceContext);
+export async function insertDeliveries(
+  db: Queryable,
+  batch: EventDeliveries[],
+  autoDisable: boolean,
+): Promise<number> {
+  if (!batch.length) return 0;
+  const column = <T>(of: (e: EventDeliveries) => T) => batch.map(of);
   const { rows } = await db.query<{ inserted: number }>({
-    name: `hooks-insert-deliveries-${reachedKey(reached)}`,
+    name: `hooks-insert-deliveries${autoDisable ? "-a" : ""}`,
     text: `WITH inserted AS (
        INSERT INTO deliveries (hook_id, event_id, seq, trigger, payload, idempotency_key, event_uuid, occurred_at,
                                trace_context)
-       SELECT id, $1, $2, $3, $4, gen_random_uuid(), gen_random_uuid(), $5, $6::jsonb
-         FROM hooks WHERE ${reachedWhere(reached, 8)}
+       SELECT h.id, e.event_id, e.seq, e.trigger, e.payload, gen_random_uuid(), gen_random_uuid(), e.occurred_at,
+              e.trace_context
+         FROM unnest($1::text[], $2::bigint[], $3::text[], $4::jsonb[], $5::timestamptz[], $6::text[], $7::text[],
+                     $8::jsonb[]) AS e (event_id, seq, trigger, payload, occurred_at, flag, group_ids, trace_context)
+         JOIN hooks h ON h.group_id = ANY(e.group_ids::bigint[])
+        WHERE ${FLAG_OF_ROW} AND ${executableWhere(autoDisable, "h")}
+          AND date_trunc('milliseconds', h.created_at) <= e.occurred_at
        ON CONFLICT (event_id, hook_id) DO NOTHING
        RETURNING 1)
      SELECT (SELECT count(*) FROM inserted)::int AS inserted,
-            CASE WHEN EXISTS (SELECT 1 FROM inserted) THEN pg_notify($7, '') END`,
+            CASE WHEN EXISTS (SELECT 1 FROM inserted) THEN pg_notify($9, '') END`,
     values: [
-      d.eventId,
-      d.seq,
-      d.trigger,
-      JSON.stringify(d.payload),
-      d.occurredAt,
-      JSON.stringify(traceContext),
+      column((e) => e.delivery.eventId),
+      column((e) => e.delivery.seq),
+      column((e) => e.delivery.trigger),
+      column((e) => JSON.stringify(e.delivery.payload)),
+      column((e) => e.delivery.occurredAt),
+      column((e) => e.flag),
+      column((e) => `{${e.groupIds.map(Number).join(",")}}`),
+      column((e) => JSON.stringify(e.traceContext)),
       DELIVERIES_CHANNEL,
-      ...reachedValues(reached),
     ],
   });
   return rows[0]!.inserted;

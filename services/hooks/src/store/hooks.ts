@@ -249,11 +249,16 @@ export interface Reached {
 
 /** The condition on `hooks` (its parameters from `$first`: the group ids, then `madeBy` if given). */
 export function reachedWhere({ flag, autoDisable, madeBy }: Reached, first: number): string {
-  const executable = autoDisable
-    ? "AND recent_failures <= 39 AND (recent_failures < 4 OR disabled_until IS NULL OR disabled_until < now())"
-    : "";
   const existed = madeBy ? `AND date_trunc('milliseconds', created_at) <= $${first + 1}` : "";
-  return `group_id = ANY($${first}::bigint[]) AND ${flag} ${executable} ${existed}`;
+  return `group_id = ANY($${first}::bigint[]) AND ${flag} AND ${executableWhere(autoDisable)} ${existed}`;
+}
+
+/** Executable now (GitLab's WebHooks::AutoDisabling), when auto-disabling is on; of `alias` if given. */
+export function executableWhere(autoDisable: boolean, alias?: string): string {
+  const c = (column: string) => (alias ? `${alias}.${column}` : column);
+  return autoDisable
+    ? `${c("recent_failures")} <= 39 AND (${c("recent_failures")} < 4 OR ${c("disabled_until")} IS NULL OR ${c("disabled_until")} < now())`
+    : "true";
 }
 
 export const reachedValues = ({ groupIds, madeBy }: Reached): unknown[] =>

@@ -6,7 +6,7 @@
  * (CI saw it dead-lettered after ten attempts).
  */
 import path from "node:path";
-import { createPool, migrate, readMigrations, type Pool } from "@canopy/kit";
+import { BatchScope, createPool, migrate, readMigrations, type Pool } from "@canopy/kit";
 import { throwawayDatabase, type ThrowawayDatabase } from "@canopy/kit/testing";
 import { GROUPS_EVENTS, events, groupEvents } from "@canopy/protos";
 import type { Deps } from "../../src/deps";
@@ -42,7 +42,10 @@ const apply = async (event: events.Event) => {
   const tx = await db.connect();
   try {
     await tx.query("BEGIN");
-    await applyEvent(deps, event, tx, Number(event.id.replace("late-", "")));
+    // As the kit's consumer does: the event in a batch of its own, its deliveries written at the end.
+    const batch = new BatchScope([event]);
+    await applyEvent(deps, event, tx, { streamSequence: Number(event.id.replace("late-", "")), batch });
+    await batch.finish();
     await tx.query("COMMIT");
   } catch (err) {
     await tx.query("ROLLBACK");

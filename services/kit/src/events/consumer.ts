@@ -30,6 +30,39 @@ const DEFAULT_ACK_WAIT_MS = 3_000;
 const filterOf = (subjects: string[]) =>
   subjects.length === 1 ? { filter_subject: subjects[0] } : { filter_subjects: subjects };
 
+/** What a handler knows of an event besides the event itself. */
+export interface EventMeta {
+  /** The event's place in the stream (the hooks service orders a hook's deliveries by it). */
+  streamSequence: number;
+  /** The transaction's batch (see BatchScope). */
+  batch: BatchScope;
+}
+
+/**
+ * The events one transaction applies (a batch, or a single event when a batch is applied again
+ * event by event), for handlers that work set-wise: what they read once for all of them (`memo`,
+ * `events`), and statements that write for all of them at the end (`beforeCommit`), run in order
+ * after the last handler and before COMMIT.
+ */
+export class BatchScope {
+  readonly memo = new Map<string, unknown>();
+  private readonly finishers = new Map<string, () => Promise<void>>();
+
+  constructor(
+    /** The batch's events the handler runs for, in stream order. */
+    readonly events: events.Event[],
+  ) {}
+
+  /** Runs `finish` once before the batch commits (the first registration under `key` counts). */
+  beforeCommit(key: string, finish: () => Promise<void>): void {
+    if (!this.finishers.has(key)) this.finishers.set(key, finish);
+  }
+
+  async finish(): Promise<void> {
+    for (const finish of this.finishers.values()) await finish();
+  }
+}
+
 /** How one event of a batch went: applied (or skipped, or already applied) when `err` is undefined. */
 interface Result {
   msg: JsMsg;
@@ -62,7 +95,7 @@ export interface DurableConsumerOptions {
    * Runs inside the transaction that records the event as handled. `meta.streamSequence` is the
    * event's place in the stream (the hooks service orders a hook's deliveries by it).
    */
-  handle: (event: events.Event, tx: PoolClient, meta: { streamSequence: number }) => Promise<void>;
+  handle: (event: events.Event, tx: PoolClient, meta: EventMeta) => Promise<void>;
   /** Deliveries before the event goes to the dead-letter subject. Default 5. */
   maxDeliver?: number;
   /** Delay before a failed event is offered again, times the delivery count. Default 1 s. */
@@ -130,7 +163,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
   };
 
   /** The handler under the event's consumer span (continuing the trace it came with). */
-  const runHandler = async (msg: JsMsg, event: events.Event, tx: PoolClient) => {
+  const runHandler = async (msg: JsMsg, event: events.Event, tx: PoolClient, batch: BatchScope) => {
     const parent = propagation.extract(context.active(), traceContextOf(msg, event));
     const span = tracer.startSpan(
       `process ${event.type}`,
@@ -142,7 +175,7 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
     );
     try {
       await context.with(trace.setSpan(parent, span), () =>
-        options.handle(event, tx, { streamSequence: msg.seq }),
+        options.handle(event, tx, { streamSequence: msg.seq, batch }),
       );
     } catch (err) {
       span.setStatus({ code: SpanStatusCode.ERROR, message: (err as Error).message?.slice(0, 200) });
@@ -196,7 +229,10 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
       });
       const fresh = new Set(rows.map((r) => r.event_id));
       // An event twice in one batch (redelivered before its ack) runs once.
-      for (const { msg, event } of wanted) if (fresh.delete(event.id)) await runHandler(msg, event, tx);
+      const run = wanted.filter(({ event }) => fresh.delete(event.id));
+      const batch = new BatchScope(run.map(({ event }) => event));
+      for (const { msg, event } of run) await runHandler(msg, event, tx, batch);
+      await batch.finish();
     });
     return taken;
   };
@@ -226,7 +262,11 @@ export async function startDurableConsumer(options: DurableConsumerOptions): Pro
                VALUES (${tx.escapeLiteral(name)}, ${tx.escapeLiteral(decoded.id)}) ON CONFLICT DO NOTHING`,
             )) as unknown as { rowCount: number | null }[];
             open = true;
-            if (answers.at(-1)?.rowCount) await runHandler(msg, decoded, tx);
+            if (answers.at(-1)?.rowCount) {
+              const alone = new BatchScope([decoded]);
+              await runHandler(msg, decoded, tx, alone);
+              await alone.finish();
+            }
             results.push({ msg, event });
           } catch (err) {
             if (event) await tx.query("ROLLBACK TO SAVEPOINT canopy_event");

@@ -41,6 +41,21 @@ export async function recordEvent<T>(tx: Queryable, kind: EventKind<T>, payload:
   return id;
 }
 
+/** One event to record with others (recordEventList): `eventOf(kind, payload)` keeps the two matched. */
+export interface EventEntry {
+  subject: string;
+  type: string;
+  payload: Uint8Array;
+  users: number[];
+}
+
+export const eventOf = <T>(kind: EventKind<T>, payload: T): EventEntry => ({
+  subject: kind.subject,
+  type: kind.type,
+  payload: kind.codec.encode(payload).finish(),
+  users: kind.users?.(payload) ?? [],
+});
+
 /**
  * `recordEvent` for many events of one kind, in their order, in one statement: a command that writes
  * thousands of rows (an LDAP sync adding 5,000 members) would otherwise spend a round trip per event.
@@ -52,37 +67,49 @@ export async function recordEvents<T>(
   payloads: T[],
   actor?: common.Actor,
 ): Promise<string[]> {
-  if (!payloads.length) return [];
+  return recordEventList(
+    tx,
+    payloads.map((payload) => eventOf(kind, payload)),
+    actor,
+  );
+}
+
+/** Events of any kinds, in their order, in one statement (one round trip for a command's events). */
+export async function recordEventList(
+  tx: Queryable,
+  entries: EventEntry[],
+  actor?: common.Actor,
+): Promise<string[]> {
+  if (!entries.length) return [];
   const traceContext: Record<string, string> = {};
   propagation.inject(context.active(), traceContext);
   const occurredAt = new Date();
-  const ids = payloads.map(() => randomUUID());
-  const envelopes = payloads.map((payload, i) =>
+  const ids = entries.map(() => randomUUID());
+  const envelopes = entries.map((e, i) =>
     Buffer.from(
       events.Event.encode({
         id: ids[i]!,
-        type: kind.type,
+        type: e.type,
         occurredAt,
         actor,
         traceContext,
-        payload: Buffer.from(kind.codec.encode(payload).finish()),
+        payload: Buffer.from(e.payload),
       }).finish(),
     ),
   );
-  // One round trip: the rows (seq in the payloads' order), and the NOTIFY that wakes relays when the
+  // One round trip: the rows (seq in the entries' order), and the NOTIFY that wakes relays when the
   // transaction commits.
   await tx.query({
-    name: "canopy-outbox-record-many",
+    name: "canopy-outbox-record-list",
     text: `WITH recorded AS (
         INSERT INTO outbox (id, subject, envelope)
-        SELECT e.id, $2, e.envelope FROM unnest($1::uuid[], $3::bytea[]) WITH ORDINALITY AS e (id, envelope, n)
+        SELECT e.id, e.subject, e.envelope
+          FROM unnest($1::uuid[], $2::text[], $3::bytea[]) WITH ORDINALITY AS e (id, subject, envelope, n)
          ORDER BY e.n
         RETURNING 1)
       SELECT pg_notify(${NOTIFY_CHANNEL_SQL}, '') FROM (SELECT 1 FROM recorded LIMIT 1) one`,
-    values: [ids, kind.subject, envelopes],
+    values: [ids, entries.map((e) => e.subject), envelopes],
   });
-  payloads.forEach((payload, i) =>
-    markEventRecorded(tx, { id: ids[i]!, subject: kind.subject, users: kind.users?.(payload) ?? [] }),
-  );
+  entries.forEach((e, i) => markEventRecorded(tx, { id: ids[i]!, subject: e.subject, users: e.users }));
   return ids;
 }
