@@ -24,6 +24,7 @@ export * from "./events/outbox";
 export { eventOf, recordEvent, recordEventList, recordEvents, type EventEntry } from "./events/outbox-record";
 export * from "./events/consumer";
 export * from "./events/broadcast-consumer";
+export * from "./events/batch-scope";
 export * from "./events/event-backfill";
 export * from "./events/consumer-progress";
 export * from "./events/positions";

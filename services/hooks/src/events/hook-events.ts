@@ -5,40 +5,35 @@ import {
   type EventMeta,
   type PoolClient,
 } from "@canopy/kit";
-import { AUTH_EVENTS, GROUPS_EVENTS, PROJECTS_EVENTS, userSnapshotOf, type events } from "@canopy/protos";
+import { GROUPS_EVENTS, PROJECTS_EVENTS, type events } from "@canopy/protos";
 import type { Deps } from "../deps";
 import {
   buildMemberPayload,
-  buildProjectPayload,
   buildSubgroupPayload,
   HOOK_TRIGGERS,
-  type BuiltHookPayload,
   type HookTrigger,
   type MemberEventName,
-  type ProjectEventName,
   type SubgroupEventName,
 } from "../payloads";
 import {
   deleteMember,
-  deleteProject,
-  deleteUser,
   findMember,
   findNamespace,
-  findProject,
   rebuildBelow,
   removeNamespace,
-  setUserState,
   upsertMember,
   upsertNamespace,
-  upsertProject,
-  upsertUser,
   type MemberRow,
   type NamespaceRow,
 } from "../store/copies";
 import { forgetKnown, keepNamespace, namespaceIn, queueDeliveries, userIn } from "./batch-work";
-import { deleteGroupHooks, hooksForEvent } from "../store/hooks";
+import { deleteGroupHooks } from "../store/hooks";
+import { dateOf, GroupNotYetKnown, type Fired } from "./fired";
 import { HANDLED_TYPES } from "./handled-types";
-import { hookGroupOf, hookMembershipOf, hookProjectOf, hookUserOf, unknownUser } from "./payload-inputs";
+import { applyProjectOrUser } from "./project-user-events";
+
+export { GroupNotYetKnown } from "./fired";
+import { hookGroupOf, hookMembershipOf, hookUserOf, unknownUser } from "./payload-inputs";
 
 /**
  * Turns the other contexts' events into deliveries (§2.4 of the hooks reference), and keeps the
@@ -64,22 +59,6 @@ export const hookEventsConsumer = (deps: Deps): ConsumerDefinition => ({
   // + 9 s) make sure the group's event comes back well before the dependent one would be dead-lettered.
   maxDeliver: 10,
 });
-
-/** An event that names a group before the group's own event was applied (see above). */
-export class GroupNotYetKnown extends Error {
-  constructor(groupId: number) {
-    super(`group ${groupId} is not in the copies yet`);
-    this.name = "GroupNotYetKnown";
-  }
-}
-
-/** What an event fires: a payload (with its trigger) for the hooks of these groups. */
-interface Fired {
-  groupIds: number[];
-  built: BuiltHookPayload<object>;
-}
-
-const dateOf = (event: events.Event) => event.occurredAt ?? new Date();
 
 /**
  * Applies one event to the copies and queues its deliveries (written with the rest of the batch's,
@@ -228,88 +207,6 @@ async function memberEvent(
       hookGroupOf(group),
       user ? hookUserOf(user) : unknownUser(userId),
       hookMembershipOf(row),
-    ),
-  };
-}
-
-async function applyProjectOrUser(
-  event: events.Event,
-  tx: PoolClient,
-  batch: BatchScope,
-  at: Date,
-): Promise<Fired | undefined> {
-  const created = payloadOf(event, PROJECTS_EVENTS.projectCreated)?.project;
-  if (created) {
-    await upsertProject(tx, created, at);
-    return projectEvent(tx, batch, "project_create", created.id, created.traversalIds);
-  }
-  const changed =
-    payloadOf(event, PROJECTS_EVENTS.projectUpdated)?.project ??
-    payloadOf(event, PROJECTS_EVENTS.projectArchived)?.project ??
-    payloadOf(event, PROJECTS_EVENTS.projectUnarchived)?.project ??
-    payloadOf(event, PROJECTS_EVENTS.projectMarkedForDeletion)?.project ??
-    payloadOf(event, PROJECTS_EVENTS.projectRestored)?.project ??
-    payloadOf(event, PROJECTS_EVENTS.projectTransferred)?.project ??
-    payloadOf(event, PROJECTS_EVENTS.projectRepublished)?.project;
-  if (changed) {
-    await upsertProject(tx, changed, at);
-    return undefined;
-  }
-  const removed = payloadOf(event, PROJECTS_EVENTS.projectRemoved)?.project;
-  if (removed) {
-    await upsertProject(tx, removed, at);
-    const fired = await projectEvent(tx, batch, "project_destroy", removed.id, removed.traversalIds);
-    await deleteProject(tx, removed.id);
-    return fired;
-  }
-  const snapshot = payloadOf(event, AUTH_EVENTS.userCreated) ?? payloadOf(event, AUTH_EVENTS.userUpdated);
-  if (snapshot) {
-    const u = userSnapshotOf(snapshot);
-    await upsertUser(tx, {
-      id: u.userId,
-      username: u.username,
-      name: u.name,
-      email: u.email,
-      public_email: u.publicEmail,
-      state: u.state,
-    });
-    return undefined;
-  }
-  const blocked = payloadOf(event, AUTH_EVENTS.userBlocked);
-  if (blocked) await setUserState(tx, blocked.userId, "blocked");
-  const unblocked = payloadOf(event, AUTH_EVENTS.userUnblocked);
-  if (unblocked) await setUserState(tx, unblocked.userId, "active");
-  const deleted = payloadOf(event, AUTH_EVENTS.userDeleted);
-  if (deleted) await deleteUser(tx, deleted.userId);
-  return undefined;
-}
-
-/** project_create / project_destroy: the project's group is its "owner" (owner_name), its Owners `owners`. */
-async function projectEvent(
-  tx: PoolClient,
-  batch: BatchScope,
-  name: ProjectEventName,
-  id: number,
-  traversalIds: number[],
-): Promise<Fired | undefined> {
-  const project = await findProject(tx, id);
-  if (!project) return undefined;
-  const group = await namespaceIn(tx, batch, project.namespace_id);
-  // A personal namespace is never in the copies and has no hooks: only a group some hook watches is waited for.
-  if (
-    !group &&
-    name === "project_create" &&
-    (await hooksForEvent(tx, traversalIds, "project_events", false)).length
-  )
-    throw new GroupNotYetKnown(project.namespace_id);
-  if (!group || group.kind !== "group") return undefined;
-  return {
-    groupIds: traversalIds,
-    built: buildProjectPayload(
-      name,
-      hookProjectOf(project),
-      hookGroupOf(group),
-      project.owners.map(hookUserOf),
     ),
   };
 }
