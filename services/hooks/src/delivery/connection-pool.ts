@@ -15,8 +15,12 @@ import type { ConnectionPlan } from "./url-guard";
 
 /** Idle connections are closed before the usual server keep-alive timeouts (Node's 5 s, nginx's 75 s). */
 const IDLE_MS = 4_000;
-/** Idle connections kept per receiver (host, port, addresses, TLS settings). */
-const IDLE_PER_RECEIVER = 8;
+/**
+ * Idle connections kept per receiver (host, port, addresses, TLS settings): as many as a replica's
+ * workers send to at once (CANOPY_HOOK_WORKERS x the runs of a claim, 4 x 8 by default), so that a
+ * busy receiver's connections are not closed and opened again between two claims.
+ */
+const IDLE_PER_RECEIVER = 32;
 
 type PinnedOptions = http.RequestOptions & { pin?: string };
 
