@@ -11,8 +11,9 @@ import type { Where } from "./where";
  * replica, at once.
  *
  * The tables are the service's own, made by its migration (groups' 0008, projects' 0005):
- * `list_count_generations (scope, generation)`, where scope 0 is what every caller's lists depend on
- * and scope u > 0 is user u's own rows, and `list_counts (key, user_id, <scope 0 column>,
+ * `list_count_generations (scope, shard, generation)`, where scope 0 is what every caller's lists
+ * depend on and scope u > 0 is user u's own rows, and a scope's generation is the sum of its shards'
+ * (a writer bumps its connection's shard: groups' migration 0016), and `list_counts (key, user_id, <scope 0 column>,
  * user_generation, counted_on, count)`. Only the name of the scope-0 column differs between the
  * services, and migrations already applied are never edited, so each service names it here.
  */
@@ -61,8 +62,9 @@ export function keptListCounts({
 }: ListCountTables): KeptListCounts {
   /** The generations an entry must match, as SQL on the user parameter `u`. */
   const generationsSql = (u: string) => `
-  (SELECT generation FROM list_count_generations WHERE scope = 0) AS ${scopeColumn},
-  COALESCE((SELECT generation FROM list_count_generations WHERE scope = ${u}::bigint), 0) AS user_generation`;
+  (SELECT sum(generation)::bigint FROM list_count_generations WHERE scope = 0) AS ${scopeColumn},
+  COALESCE((SELECT sum(generation)::bigint FROM list_count_generations WHERE scope = ${u}::bigint), 0)
+    AS user_generation`;
 
   /** The kept count of a list while it is valid, else NULL, as a scalar SQL subquery. */
   const keptCountSql = (digest: string, user: string) =>
