@@ -1,5 +1,8 @@
 import { Pool, type PoolClient, types } from "pg";
+import { status } from "@grpc/grpc-js";
+import { CanopyError } from "./errors";
 import { forgetRecorded, publishRecorded } from "./events/after-commit";
+import { requestContext } from "./request-context";
 
 // int8 (bigint ids, counts) as JS numbers: ids stay far below 2^53.
 types.setTypeParser(types.builtins.INT8, (v) => Number(v));
@@ -44,16 +47,39 @@ export function createPool({ url, schema, max = 10, applicationName, settings = 
   return pool;
 }
 
+/** Time left for COMMIT itself: a transaction is refused unless this much of its call's deadline remains. */
+const COMMIT_RESERVE_MS = 100;
+
 /**
- * Runs `work` in one transaction; rolls back if it throws. Events recorded in it are published after
- * COMMIT, before this resolves (see events/after-commit.ts).
+ * A call's first transaction whose work outlasted the call's deadline (RequestContext.commitBy)
+ * fails instead of committing: the caller was answered 503, and a write it was told failed must
+ * not be there when it tries again.
+ */
+function refuseLateCommit(): void {
+  const call = requestContext.getStore();
+  if (call?.commitBy === undefined) return;
+  if (Date.now() > call.commitBy - COMMIT_RESERVE_MS)
+    throw new CanopyError(
+      status.DEADLINE_EXCEEDED,
+      { resource: "", publicMessage: "", fieldErrors: {}, httpStatus: 0, errorBody: false },
+      "the call's deadline passed before its transaction could commit: rolled back",
+    );
+}
+
+/**
+ * Runs `work` in one transaction; rolls back if it throws, or if it is a call's first and the
+ * call's deadline has passed. Events recorded in it are published after COMMIT, before this
+ * resolves (see events/after-commit.ts).
  */
 export async function withTransaction<T>(pool: Pool, work: (tx: PoolClient) => Promise<T>): Promise<T> {
   const client = await begin(pool);
   let result: T;
   try {
     result = await work(client);
+    refuseLateCommit();
     await client.query("COMMIT");
+    const call = requestContext.getStore();
+    if (call) call.commitBy = undefined;
   } catch (err) {
     forgetRecorded(client);
     await client.query("ROLLBACK").catch(() => undefined);

@@ -17,6 +17,13 @@ export interface RequestContext {
    * deadline error (the outbox relay publishes them when the broker is back).
    */
   publishBy?: number;
+  /**
+   * Service: the caller's deadline (epoch ms) until the call's first transaction commits. A
+   * transaction that would commit after it rolls back instead: the caller has been told the call
+   * failed (503), so committing would leave a write behind that its client retries into a conflict.
+   * A later transaction of the same call goes on regardless, finishing what the first began.
+   */
+  commitBy?: number;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

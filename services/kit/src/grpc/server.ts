@@ -13,7 +13,7 @@ import type { Logger } from "pino";
 import { CanopyError, toServiceError } from "../errors";
 import { observeGrpcCall } from "../metrics";
 import { metadataGetter } from "./metadata";
-import { requestContext } from "../request-context";
+import { requestContext, type RequestContext } from "../request-context";
 import { CALL_ASSERTION_HEADER, requestDigest, type CallVerifier } from "./call-assertion";
 import type { ConsumerProgress } from "../events/consumer-progress";
 import {
@@ -142,14 +142,21 @@ function adapt<S extends ServiceDefinition>(
         observeGrpcCall(method, code, Number(process.hrtime.bigint() - started) / 1e9);
       const requestId = String(call.metadata.get("x-request-id")[0] ?? "");
       const written = emptyWritten();
-      const publishBy = deadlineOf(call) - DEADLINE_RESERVE_MS;
+      const deadline = deadlineOf(call);
+      const publishBy = deadline - DEADLINE_RESERVE_MS;
+      const store: RequestContext = { requestId, written, publishBy };
+      if (Number.isFinite(deadline)) store.commitBy = deadline;
       requestContext
-        .run({ requestId, written, publishBy }, () =>
+        .run(store, () =>
           context.with(trace.setSpan(parent, span), async () => {
             await readAfterWrites(call, progress);
             return handler(call.request as never, call as never);
           }),
         )
+        .finally(() => {
+          // Work the handler left running (an after-answer task) is no longer held to the deadline.
+          store.commitBy = undefined;
+        })
         .then(
           (response) => {
             stopTimer("OK");

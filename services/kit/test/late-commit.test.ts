@@ -1,0 +1,63 @@
+import { status } from "@grpc/grpc-js";
+import { withTransaction, type Pool } from "@canopy/kit";
+import { auth } from "@canopy/protos";
+import { closeAllServers, failureOf, serveAuth, user } from "./support/grpc";
+import { sleep, throwawaySchema } from "./support/infra";
+
+// A write whose call outlived its deadline: the gateway has answered 503 by then, so the write must
+// not commit behind the client's back (a client that retries would meet its own write as a conflict).
+
+let pool: Pool;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  ({ pool, drop } = await throwawaySchema({ prefix: "kit_late_" }));
+  await pool.query("CREATE TABLE notes (id bigserial PRIMARY KEY, body text NOT NULL)");
+});
+afterEach(closeAllServers);
+afterAll(() => drop());
+
+const notesNamed = async (body: string) =>
+  (await pool.query("SELECT count(*) AS n FROM notes WHERE body = $1", [body])).rows[0].n as number;
+
+/** A createUser handler whose transactions insert `body` and take `workMs` before committing. */
+function slowWrites(body: string, workMs: number, transactions = 1) {
+  return async () => {
+    for (let i = 0; i < transactions; i++)
+      await withTransaction(pool, async (tx) => {
+        await tx.query("INSERT INTO notes (body) VALUES ($1)", [body]);
+        await sleep(workMs);
+      });
+    return user();
+  };
+}
+
+const createUser = (client: Awaited<ReturnType<typeof serveAuth>>["client"], deadlineMs: number) =>
+  client.createUser(auth.CreateUserRequest.fromPartial({ username: "late" }), { deadlineMs });
+
+describe("a call's transaction that would commit after the call's deadline", () => {
+  it("rolls back: the caller sees DEADLINE_EXCEEDED and nothing is written", async () => {
+    const { client } = await serveAuth({ createUser: slowWrites("late", 400) });
+    expect((await failureOf(createUser(client, 200))).code).toBe(status.DEADLINE_EXCEEDED);
+    await sleep(500); // the handler's work ends after the caller gave up
+    expect(await notesNamed("late")).toBe(0);
+  });
+
+  it("commits when the work ends in time", async () => {
+    const { client } = await serveAuth({ createUser: slowWrites("in-time", 50) });
+    await expect(createUser(client, 2_000)).resolves.toMatchObject({ username: "root" });
+    expect(await notesNamed("in-time")).toBe(1);
+  });
+
+  it("lets a later transaction of the same call finish what the first began", async () => {
+    const { client } = await serveAuth({ createUser: slowWrites("begun", 250, 2) });
+    expect((await failureOf(createUser(client, 400))).code).toBe(status.DEADLINE_EXCEEDED);
+    await sleep(400);
+    expect(await notesNamed("begun")).toBe(2);
+  });
+
+  it("is not held to any deadline outside a call (event consumers, schedulers)", async () => {
+    await slowWrites("no-call", 10)();
+    expect(await notesNamed("no-call")).toBe(1);
+  });
+});
