@@ -18,6 +18,8 @@ export interface HooksReport {
   result: Reckoning;
   samples: Sample[];
   cpuMsPerDelivery: Record<string, number>;
+  /** GET /-/health req/s on the same stack just before the load: how fast this machine is. */
+  healthPerSecond: number;
 }
 
 const TARGET_P99_MS = 1_000;
@@ -63,6 +65,7 @@ export function printReport(r: HooksReport): boolean {
   ]);
   row(["API errors (of which the write committed)", `${n(failed.length)} (${n(r.committed)})`, ""]);
   row(["load average (1 min): start / max / end", load1, ""]);
+  row(["GET /-/health before the load (the machine's yardstick)", `${n(r.healthPerSecond)} req/s`, ""]);
   if (result.unexpected) say(`\n${result.unexpected} deliveries matched no call (not counted as received)`);
 
   const answers = load.calls.map((c) => c.end - c.start).sort((a, b) => a - b);
@@ -116,6 +119,7 @@ export function hooksFigures(r: HooksReport): Figure[] {
       figure: `${n(result.events)} (${n(load.calls.length)}) in ${(load.elapsedMs / 1000).toFixed(1)} s, ${n(failed)} errors (${n(r.committed)})`,
     },
     { case: "deliveries expected / received", figure: `${n(result.expected)} / ${n(result.received)}` },
+    { case: "GET /-/health before the load", figure: `${n(r.healthPerSecond)} req/s` },
     {
       case: "lost",
       figure: n(result.lost),

@@ -11,6 +11,7 @@
 //
 // BENCH_KEEP=1 keeps the database. The hooks service's own settings pass through: CANOPY_HOOK_WORKERS, CANOPY_HOOK_POLL_MS,
 // CANOPY_HOOK_ORDER_HOLD_SECONDS, ... (unset: the service's defaults).
+import autocannon from "autocannon";
 import { fork, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
@@ -30,6 +31,11 @@ const SECONDS = intFromEnv("BENCH_SECONDS", 60);
 const DRAIN_SECONDS = intFromEnv("BENCH_DRAIN_SECONDS", 60);
 /** Seconds of load at half the rate before the measured load (not counted). */
 const WARMUP_SECONDS = intFromEnv("BENCH_WARMUP_SECONDS", 10);
+/**
+ * Seconds of GET /-/health on the warmed-up stack before the load: the machine's yardstick, since
+ * the same code meets or misses the latency target by the machine it runs on.
+ */
+const HEALTH_SECONDS = intFromEnv("BENCH_HEALTH_SECONDS", 3);
 /**
  * Hooked groups, each a tree of its own with the three hooks: the groups service orders a tree's
  * structural changes by a lock on its root, so one tree takes one subgroup at a time, and an instance's
@@ -182,6 +188,15 @@ async function main(stack: BenchStack, started: number) {
       throw new Error(`warm-up: ${await receiver.count()} of ${warmExpected} deliveries arrived in 120 s`);
     receiver.reset();
     say(`set up and warmed up (${seconds(started)}): ${warmExpected} deliveries in the warm-up`);
+    const health = await autocannon({
+      url: `${stack.url}/-/health`,
+      connections: 20,
+      duration: HEALTH_SECONDS,
+    });
+    const healthPerSecond = Math.round(health.requests.average);
+    say(
+      `GET /-/health on this stack: ${healthPerSecond.toLocaleString("en-US")} req/s (${HEALTH_SECONDS} s, 20 connections)`,
+    );
 
     const samples: Sample[] = [];
     let sampling = true;
@@ -219,6 +234,7 @@ async function main(stack: BenchStack, started: number) {
       result,
       samples,
       cpuMsPerDelivery: cpuPerRequest(cpuBefore, cpuAfter, Math.max(1, result.received)),
+      healthPerSecond,
     };
     if (!printReport(report)) process.exitCode = 1;
     writeResult({
