@@ -1,7 +1,8 @@
+import net from "node:net";
 import { status } from "@grpc/grpc-js";
-import { withTransaction, type Pool } from "@canopy/kit";
+import { createClient, withTransaction, type Pool } from "@canopy/kit";
 import { auth } from "@canopy/protos";
-import { closeAllServers, failureOf, serveAuth, user } from "./support/grpc";
+import { closeAllServers, failureOf, serveAuth, testSigner, user } from "./support/grpc";
 import { sleep, throwawaySchema } from "./support/infra";
 
 // A write whose call outlived its deadline: the gateway has answered 503 by then, so the write must
@@ -16,6 +17,36 @@ beforeAll(async () => {
 });
 afterEach(closeAllServers);
 afterAll(() => drop());
+
+/** A TCP link to `target` that holds every chunk from the client for `delayMs` before passing it on. */
+async function delayingLink(target: string) {
+  const [host, port] = target.split(":") as [string, string];
+  const sockets = new Set<net.Socket>();
+  const link = {
+    delayMs: 0,
+    address: "",
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      server.close();
+    },
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(port), host);
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+    }
+    client.on("data", (chunk) => {
+      const delay = link.delayMs;
+      if (delay) setTimeout(() => upstream.write(chunk), delay);
+      else upstream.write(chunk);
+    });
+    upstream.pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  link.address = `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  return link;
+}
 
 const notesNamed = async (body: string) =>
   (await pool.query("SELECT count(*) AS n FROM notes WHERE body = $1", [body])).rows[0].n as number;
@@ -54,6 +85,30 @@ describe("a call's transaction that would commit after the call's deadline", () 
     expect((await failureOf(createUser(client, 700))).code).toBe(status.DEADLINE_EXCEEDED);
     await sleep(600);
     expect(await notesNamed("begun")).toBe(2);
+  });
+
+  it("rolls back when the call reached the service late and its work then outlasted the deadline", async () => {
+    // grpc-timeout is relative: a service counts it from when it reads the call, so a call that
+    // spent 700 ms of its 1,000 on the way (here a slow link; in a saturated service, unread in its
+    // socket) gets its whole second again. The handler's 600 ms of work end ~1,300 ms after the
+    // caller started: past its deadline, though within 1,000 ms of the read.
+    const { address } = await serveAuth({ createUser: slowWrites("arrived-late", 600) });
+    const link = await delayingLink(address);
+    const client = createClient(auth.AuthServiceService, {
+      address: link.address,
+      idempotent: [],
+      signer: testSigner,
+    });
+    try {
+      await failureOf(client.getUser(auth.GetUserRequest.fromPartial({}))); // connected, with no delay
+      link.delayMs = 700;
+      expect((await failureOf(createUser(client, 1_000))).code).toBe(status.DEADLINE_EXCEEDED);
+      await sleep(800); // the handler's work ends after the caller gave up
+      expect(await notesNamed("arrived-late")).toBe(0);
+    } finally {
+      client.close();
+      link.close();
+    }
   });
 
   it("is not held to any deadline outside a call (event consumers, schedulers)", async () => {

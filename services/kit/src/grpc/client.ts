@@ -8,7 +8,7 @@ import {
   type ServiceError,
 } from "@grpc/grpc-js";
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { metadataSetter } from "./metadata";
+import { DEADLINE_HEADER, metadataSetter } from "./metadata";
 import { CALL_ASSERTION_HEADER, type CallSigner } from "./call-assertion";
 import { channelCredentials, type GrpcTls } from "./tls";
 import { currentRequestId, requestContext } from "../request-context";
@@ -45,11 +45,22 @@ export interface ClientOptions<S extends ServiceDefinition> {
   tls?: GrpcTls | null;
 }
 
-/** Every call gets a deadline, so a stuck dependency becomes DEADLINE_EXCEEDED, never a hang. */
+/**
+ * Every call gets a deadline, so a stuck dependency becomes DEADLINE_EXCEEDED, never a hang. It also
+ * goes as an instant (DEADLINE_HEADER): grpc-timeout is relative, and a server counts it from when it
+ * reads the call, which may be seconds late in a saturated process.
+ */
 const deadlineInterceptor =
   (ms: number): Interceptor =>
-  (options, nextCall) =>
-    new InterceptingCall(nextCall({ ...options, deadline: options.deadline ?? Date.now() + ms }));
+  (options, nextCall) => {
+    const deadline = options.deadline ?? Date.now() + ms;
+    return new InterceptingCall(nextCall({ ...options, deadline }), {
+      start(metadata, listener, next) {
+        metadata.set(DEADLINE_HEADER, String(deadline instanceof Date ? deadline.getTime() : deadline));
+        next(metadata, listener);
+      },
+    });
+  };
 
 const tracer = trace.getTracer("canopy-grpc");
 

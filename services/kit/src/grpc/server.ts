@@ -12,7 +12,7 @@ import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentele
 import type { Logger } from "pino";
 import { CanopyError, toServiceError } from "../errors";
 import { observeGrpcCall } from "../metrics";
-import { metadataGetter } from "./metadata";
+import { DEADLINE_HEADER, metadataGetter } from "./metadata";
 import { requestContext, type RequestContext } from "../request-context";
 import { CALL_ASSERTION_HEADER, requestDigest, type CallVerifier } from "./call-assertion";
 import type { ConsumerProgress } from "../events/consumer-progress";
@@ -95,10 +95,21 @@ async function readAfterWrites(
   await progress.waitFor(positions, Math.min(READ_AFTER_MAX_WAIT_MS, left - DEADLINE_RESERVE_MS));
 }
 
-/** The caller's deadline in epoch ms (Infinity without one). */
-function deadlineOf(call: ServerUnaryCall<unknown, unknown>): number {
+/** A sent deadline further than this from now is no deadline of ours (a wrong clock, garbage). */
+const SENT_DEADLINE_SANITY_MS = 10 * 60_000;
+
+/**
+ * The caller's deadline in epoch ms (Infinity without one): the earlier of grpc-timeout counted from
+ * when this process read the call and the instant the caller sent (DEADLINE_HEADER).
+ */
+export function deadlineOf(
+  call: Pick<ServerUnaryCall<unknown, unknown>, "getDeadline" | "metadata">,
+): number {
   const deadline = call.getDeadline();
-  return deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  const relative = deadline instanceof Date ? deadline.getTime() : Number(deadline);
+  const sent = Number(call.metadata.get(DEADLINE_HEADER)[0]);
+  if (!Number.isFinite(sent) || Math.abs(sent - Date.now()) > SENT_DEADLINE_SANITY_MS) return relative;
+  return Math.min(relative, sent);
 }
 
 const assertionIn = (metadata: Metadata) => {
